@@ -1,0 +1,80 @@
+"""The tileas-opt driver: registration, the xdsl-opt plugin route, and error handling."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from xdsl.universe import Universe
+
+from tileas_py.dialects import get_all_dialects
+from tileas_py.passes import get_all_passes
+from tileas_py.tools.tileas_opt import TileasOptMain, run_tool
+
+BIN = Path(sys.executable).parent
+
+
+def test_driver_registers_every_project_dialect_and_pass() -> None:
+    tool = TileasOptMain(args=[])
+    registered = set(tool.ctx.registered_dialect_names)
+    assert set(get_all_dialects()) <= registered
+    assert set(get_all_passes()) <= set(tool.available_passes)
+    # and xDSL's own
+    assert {"builtin", "func", "arith", "llvm", "scf"} <= registered
+    assert "canonicalize" in tool.available_passes
+
+
+def test_every_project_dialect_loads() -> None:
+    for name, factory in get_all_dialects().items():
+        assert factory().name == name
+
+
+def test_universe_entry_point_is_installed() -> None:
+    multiverse = Universe.get_multiverse()
+    assert set(get_all_dialects()) <= set(multiverse.all_dialects)
+
+
+def test_plain_xdsl_opt_sees_project_dialects(tmp_path: Path) -> None:
+    source = tmp_path / "k.mlir"
+    source.write_text(
+        "func.func @k() {\n  nvvm.wgmma.fence.aligned\n  func.return\n}\n"
+    )
+    result = subprocess.run(
+        [str(BIN / "xdsl-opt"), str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "nvvm.wgmma.fence.aligned" in result.stdout
+
+
+def test_run_tool_reports_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_tool(["/no/such/file.mlir"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("tileas-opt: error: cannot open input file")
+    assert "Traceback" not in err
+
+
+def test_run_tool_succeeds_on_valid_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "ok.mlir"
+    source.write_text("func.func @f() {\n  func.return\n}\n")
+    assert run_tool([str(source)]) == 0
+    assert "func.func @f()" in capsys.readouterr().out
+
+
+def test_internal_errors_are_one_line_not_tracebacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def boom(self: TileasOptMain, module: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(TileasOptMain, "apply_passes", boom)
+    source = tmp_path / "ok.mlir"
+    source.write_text("func.func @f() {\n  func.return\n}\n")
+    assert run_tool([str(source)]) == 2
+    err = capsys.readouterr().err
+    assert "internal error: RuntimeError: boom" in err
+    assert "Traceback" not in err

@@ -1,0 +1,5 @@
+func.func @f() {
+  %0 = arith.constant 1 : i32
+  ÿþ
+  func.return
+}

@@ -1,0 +1,10 @@
+"""The passes and named pipelines of tileas-py: one registry, lazily imported."""
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """Map each pass name to a factory that imports and returns its class."""
+    return {}

@@ -1,0 +1,245 @@
+"""`tileas-opt`: xdsl-opt with every tileas-py dialect, pass, pipeline and target.
+
+All of xdsl-opt's flags work (`-p` pipelines with options, `--split-input-file`,
+`--verify-diagnostics`, `--parsing-diagnostics`, `--print-op-generic`,
+`--print-between-passes`, `-o`, `-t`). What differs is how user errors end: a parse error,
+a verifier error, an unknown pass or option, a missing file or a failing pass each give
+one diagnostic on stderr (`file:line:col: error: ...` where the location is known) and
+exit code 1, never a Python traceback; `-o FILE` is only written when everything succeeded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+from collections.abc import Sequence
+from io import StringIO
+from typing import IO, ClassVar, NoReturn
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from tileas_py.diagnostics import (
+    Diagnostic,
+    LocatedParser,
+    LocatedPassFailure,
+    location_of,
+    op_message,
+)
+from tileas_py.dialects import get_all_dialects
+from tileas_py.passes import get_all_passes
+from tileas_py.universe import get_all_targets
+
+TOOL = "tileas-opt"
+
+
+class UserError(Exception):
+    """A mistake in the command line or the input, reported as one diagnostic."""
+
+
+class TileasOptMain(xDSLOptMain):
+    version_format: ClassVar[str] = "tileas-opt (xdsl {xdsl_version})"
+
+    _line_offset: int = 0
+
+    def __init__(self, args: Sequence[str] | None = None) -> None:
+        super().__init__(description="tileas-py modular optimizer driver", args=args)
+
+    # Registration: the multiverse already holds our universe when the package is
+    # installed, so only names it lacks are added (registering a dialect twice raises).
+
+    def register_all_dialects(self) -> None:
+        super().register_all_dialects()
+        registered = set(self.ctx.registered_dialect_names)
+        for name, factory in get_all_dialects().items():
+            if name not in registered:
+                self.ctx.register_dialect(name, factory)
+
+    def register_all_passes(self) -> None:
+        super().register_all_passes()
+        for name, factory in get_all_passes().items():
+            self.available_passes.setdefault(name, factory)
+
+    def register_all_targets(self) -> None:
+        super().register_all_targets()
+        for name, factory in get_all_targets().items():
+            self.available_targets.setdefault(name, factory)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+
+        def error(message: str) -> NoReturn:
+            raise UserError(message)
+
+        # One line instead of argparse's usage block and exit status 2.
+        arg_parser.error = error
+
+    def register_all_frontends(self) -> None:
+        super().register_all_frontends()
+        self.available_frontends["mlir"] = self._parse_mlir
+
+    def setup_pipeline(self) -> None:
+        try:
+            super().setup_pipeline()
+        except (ValueError, ArgSpecParseError) as e:
+            raise UserError(str(e).strip()) from None
+
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
+        self._line_offset = start_offset
+        return super().parse_chunk(chunk, file_extension, start_offset)
+
+    def _parse_mlir(self, io: IO[bytes]) -> ModuleOp:
+        text = decode_source(io.read(), self.get_input_name(), self._line_offset)
+        parser = LocatedParser(self.ctx, text, self.get_input_name(), self._line_offset)
+        return parser.parse_module(not self.args.no_implicit_module)
+
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        try:
+            return super().get_input_stream()
+        except OSError as e:
+            raise UserError(
+                f"cannot open input file '{self.args.input_file}': {e.strerror}"
+            ) from None
+
+    def prepare_input(self) -> tuple[list[tuple[IO[bytes], int]], str]:
+        try:
+            return super().prepare_input()
+        except ValueError as e:
+            raise UserError(f"{self.get_input_name()}: {e}") from None
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        try:
+            super().apply_passes(prog)
+        except NotImplementedError as e:
+            # A pass's own way of saying "this input is not supported": a user error.
+            raise LocatedPassFailure(
+                None, str(e) or "input not supported by a pass"
+            ) from None
+
+    def run(self) -> None:
+        sys.exit(self.run_and_report())
+
+    def run_and_report(self) -> int:
+        """Process every input chunk; return the exit code (0 ok, 1 any user error)."""
+        chunks, file_extension = self.prepare_input()
+        output_file: str | None = self.args.output_file
+        buffer = StringIO() if output_file is not None else None
+        output: IO[str] = sys.stdout if buffer is None else buffer
+        failed = False
+        for i, (chunk, offset) in enumerate(chunks):
+            if i > 0:
+                output.write("// -----\n")
+            module: ModuleOp | None = None
+            try:
+                module = self.parse_chunk(chunk, file_extension, offset)
+                if module is not None:
+                    self.apply_passes(module)
+                    output.write(self.output_resulting_program(module))
+            except ParseError as e:
+                e.span = dataclasses.replace(e.span, line_offset=offset)
+                if self.args.parsing_diagnostics:
+                    print(e)
+                else:
+                    failed = True
+                    print(format_parse_error(e), file=sys.stderr)
+            except DiagnosticException as e:
+                if self.args.verify_diagnostics:
+                    print(e)
+                    for note in getattr(e, "__notes__", []):
+                        print(note)
+                else:
+                    failed = True
+                    print(describe_failure(e, module), file=sys.stderr)
+            finally:
+                chunk.close()
+            output.flush()
+        if failed:
+            return 1
+        if output_file is not None and buffer is not None:
+            try:
+                with open(output_file, "w") as f:
+                    f.write(buffer.getvalue())
+            except OSError as e:
+                raise UserError(
+                    f"cannot write output file '{output_file}': {e.strerror}"
+                ) from None
+        return 0
+
+
+def decode_source(data: bytes, name: str, line_offset: int = 0) -> str:
+    """Input as text; a file that is not UTF-8 is a user error at the first bad byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1 + line_offset
+        column = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise UserError(
+            f"{name}:{line}:{column}: error: input is not valid UTF-8 text"
+        ) from None
+
+
+def describe_failure(e: DiagnosticException, module: ModuleOp | None) -> Diagnostic:
+    """One diagnostic for a verifier error or a pass failure, at the op it is about."""
+    if isinstance(e, LocatedPassFailure):
+        return Diagnostic("error", e.message, location_of(e.op))
+    message = str(e).strip()
+    culprit = find_unverified_op(module) if module is not None else None
+    if culprit is None:
+        return Diagnostic("error", message)
+    return Diagnostic("error", op_message(culprit, message), location_of(culprit))
+
+
+def find_unverified_op(module: ModuleOp) -> Operation | None:
+    """The first op (in pre-order) whose own verifier rejects it."""
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except DiagnosticException:
+            return op
+    return None
+
+
+def run_tool(args: Sequence[str] | None = None) -> int:
+    """Run tileas-opt on `args`; every user error becomes one line on stderr and exit 1."""
+    try:
+        return TileasOptMain(args=args).run_and_report()
+    except UserError as e:
+        message = str(e)
+        print(
+            message if ": error: " in message else f"{TOOL}: error: {message}",
+            file=sys.stderr,
+        )
+    except RecursionError:
+        print(f"{TOOL}: error: input is nested too deeply", file=sys.stderr)
+    except Exception as e:  # an internal bug: still one diagnostic, never a traceback
+        if os.environ.get("TILEAS_OPT_TRACEBACK"):
+            raise
+        print(
+            f"{TOOL}: internal error: {type(e).__name__}: {e} "
+            "(set TILEAS_OPT_TRACEBACK=1 for the Python traceback)",
+            file=sys.stderr,
+        )
+        return 2
+    return 1
+
+
+def format_parse_error(e: ParseError) -> str:
+    """`file:line:col: error: message`, then the offending line with a caret, as MLIR does."""
+    location = e.span.get_location()
+    context = e.span.print_with_context().split("\n", 1)[1].rstrip("\n")
+    context = "\n".join(line for line in context.split("\n") if line.strip())
+    return f"{location}: error: {e.msg}\n{context}"
+
+
+def main() -> None:
+    sys.exit(run_tool())
+
+
+if __name__ == "__main__":
+    main()
