@@ -5,18 +5,23 @@ the recorded output in `name.expected` came from, e.g.
 
     // C7519: call.uni of an .extern .func between two wgmma of one stage
     // RUN: ptxas -arch=sm_90a -c => exit 0
+
+For a few kernels `gmma/sass/name.sass` records the SASS that ptxas made of them, as
+`nvdisasm -c` prints it without addresses and padding NOPs.
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from tileas_py.ptx.toolchain import PtxasResult, run_ptxas
+from tileas_py.ptx.toolchain import PtxasResult, find_tool, run_ptxas
 
 CORPUS_DIR = Path(__file__).parent / "gmma" / "corpus"
+SASS_DIR = Path(__file__).parent / "gmma" / "sass"
 
 RUN_LINE = re.compile(
     r"^// RUN: ptxas -arch=(?P<arch>\S+)(?P<args>.*?) => exit (?P<exit>\d+)$"
@@ -39,14 +44,44 @@ class CorpusCase:
     def expected(self) -> Path:
         return self.ptx.with_suffix(".expected")
 
+    @property
+    def sass(self) -> Path:
+        return SASS_DIR / f"{self.name}.sass"
+
     def run(self) -> PtxasResult:
         with tempfile.TemporaryDirectory() as tmp:
-            return run_ptxas(
-                self.ptx,
-                arch=self.arch,
-                output=Path(tmp) / f"{self.name}.cubin",
-                extra_args=self.args,
-            )
+            return self.assemble(Path(tmp) / f"{self.name}.cubin")
+
+    def assemble(self, cubin: Path) -> PtxasResult:
+        return run_ptxas(self.ptx, arch=self.arch, output=cubin, extra_args=self.args)
+
+    def disassemble(self) -> list[str]:
+        """The SASS of the kernel, one instruction per line."""
+        with tempfile.TemporaryDirectory() as tmp:
+            cubin = Path(tmp) / f"{self.name}.cubin"
+            result = self.assemble(cubin)
+            if not result.ok:
+                raise RuntimeError(f"{self.name}: ptxas failed: {result.stderr}")
+            return sass_instructions(cubin)
+
+
+SASS_INSTRUCTION = re.compile(r"^\s*/\*[0-9a-f]{4}\*/\s+(?P<text>.*?)\s*;\s*$")
+
+
+def sass_instructions(cubin: Path) -> list[str]:
+    nvdisasm = find_tool("nvdisasm")
+    if nvdisasm is None:
+        raise FileNotFoundError(
+            "nvdisasm not found: pip install nvidia-cuda-nvdisasm==13.5.37"
+        )
+    listing = subprocess.run(
+        [str(nvdisasm), "-c", str(cubin)], capture_output=True, text=True, check=True
+    ).stdout
+    return [
+        m.group("text")
+        for line in listing.splitlines()
+        if (m := SASS_INSTRUCTION.match(line)) is not None and m.group("text") != "NOP"
+    ]
 
 
 def read_case(ptx: Path) -> CorpusCase:
