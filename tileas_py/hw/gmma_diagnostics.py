@@ -102,9 +102,10 @@ GMMA_MESSAGES: tuple[GmmaMessage, ...] = (
         _SERIALIZED + "insufficient register resources for the wgmma pipeline "
         "in the function '{function}' in line {line}",
         "The accumulators in flight in one stage do not fit the register budget "
-        "(2 x m64n256 f32, 8 x m64n64 f32, a low -maxrregcount), accumulator register lists "
-        "of two wgmma that overlap partially, a non-wgmma write to an accumulator between "
-        "two wgmma of a stage, and every wgmma at -O0 or with -g.",
+        "(2 x m64n256 f32, 8 x m64n64 f32, a low -maxrregcount; line: the fence), "
+        "accumulator register lists of two wgmma that overlap partially (line: the second), "
+        "a non-wgmma write to an accumulator between two wgmma of a stage (line: the first "
+        "wgmma), and every wgmma at -O0 or with -g (line: the wgmma).",
     ),
     GmmaMessage(
         7512,
@@ -123,8 +124,8 @@ GMMA_MESSAGES: tuple[GmmaMessage, ...] = (
         "between start and end of the pipeline stage in the function '{function}' "
         "in line {line}",
         "A non-wgmma instruction redefines the A-fragment registers between two wgmma of a "
-        "stage (line 0), or a wgmma reads as A fragment the f16 accumulator of an earlier "
-        "wgmma of the same stage (line: the reading wgmma).",
+        "stage whose first wgmma has scale-d 0 (line 0), or a wgmma reads as A fragment the "
+        "f16 accumulator of an earlier wgmma of the same stage (line: the reading wgmma).",
     ),
     GmmaMessage(
         7514,
@@ -145,8 +146,9 @@ GMMA_MESSAGES: tuple[GmmaMessage, ...] = (
         + "non wgmma instructions defining accumulator registers of a wgmma "
         "between start and end of the pipeline stage in the function '{function}' "
         "in line {line}",
-        "A non-wgmma instruction writes the accumulator of a predicated (`@p`) wgmma "
-        "before its group is waited for (an unpredicated one is renamed instead).",
+        "A non-wgmma instruction writes an accumulator between commit and wait when the "
+        "accumulator was loaded from memory or the wgmma is predicated (a zero-initialised "
+        "one is renamed instead). Line: the wait_group.",
     ),
     GmmaMessage(
         7516,
@@ -164,10 +166,10 @@ GMMA_MESSAGES: tuple[GmmaMessage, ...] = (
         Severity.INFO,
         "wgmma.wait_group is injected in around line {line} by compiler to allow use of "
         "registers defined by GMMA in function '{function}'",
-        "A non-wgmma instruction uses (reads, or for a predicated wgmma writes) an "
-        "accumulator of a group no wgmma.wait_group has drained: a missing wait, a missing "
-        "commit, wait_group N > 0, a read between commit and wait. Printed once per "
-        "injected wait; line: the instruction the wait is put before.",
+        "A non-wgmma instruction uses an accumulator of a group no wgmma.wait_group has "
+        "drained: a missing wait or commit, wait_group N > 0, a read between commit and "
+        "wait, a copy left by merging two identical wgmma. Printed once per injected wait; "
+        "line: the instruction the wait is put before (the merged wgmma for a copy).",
     ),
     GmmaMessage(
         7518,
@@ -176,8 +178,9 @@ GMMA_MESSAGES: tuple[GmmaMessage, ...] = (
         _SERIALIZED + "program dependence on compiler-inserted WG.DP in divergent path "
         "in the function '{function}' in line {line}",
         "A wait that ptxas must inject (WG.DP: WARPGROUP.DEPBAR) falls on a path that only "
-        "part of the warpgroup may take: a wgmma stage opened or waited for inside a "
-        "tid-dependent branch or loop while another group is in flight.",
+        "part of the warpgroup takes (tid-dependent branch): a fence and an accumulator use "
+        "inside such a branch while a wgmma is in flight (line: the use, or the `ret` after "
+        "the join), or a divergent early `ret` while a group is in flight.",
     ),
     GmmaMessage(
         7519,
@@ -186,8 +189,10 @@ GMMA_MESSAGES: tuple[GmmaMessage, ...] = (
         _SERIALIZED + "program dependence on compiler-inserted WG.AR in divergent path "
         "in the function '{function}' in line {line}",
         "An arrive (WG.AR: WARPGROUP.ARRIVE) ptxas must inject cannot be placed on a path "
-        "all threads take: a wgmma after a call inside the stage, a predicated or "
-        "branched-around wgmma, a commit under a branch.",
+        "all threads take: a wgmma after a call inside the stage (line: that wgmma); a "
+        "wgmma under a tid-dependent predicate or branch, a commit under such a branch, a "
+        "fence and wgmma in a loop with a tid-dependent trip count, brx.idx inside a stage "
+        "(line: the commit). Under -c, any call inside a stage.",
     ),
     GmmaMessage(
         7407,
