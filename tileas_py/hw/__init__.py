@@ -1,0 +1,1 @@
+"""Hardware facts about NVIDIA GPUs, as plain Python data: no IR, no xDSL."""
