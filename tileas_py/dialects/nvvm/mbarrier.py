@@ -36,7 +36,7 @@ from tileas_py.dialects.nvvm.pointers import (
     address_space,
     check_pointer_operand,
 )
-from tileas_py.dialects.nvvm.syntax import sort_properties_on_parse
+from tileas_py.dialects.nvvm.syntax import canonical_properties
 
 _CTA_SCOPE = MemScopeKindAttr(MemScopeKind.CTA)
 _NOT_RELAXED = BoolAttr.from_bool(False)
@@ -103,7 +103,7 @@ class MBarrierInvalOp(IRDLOperation):
         check_pointer_operand(self.addr, 0, (GENERIC, SHARED))
 
 
-@sort_properties_on_parse
+@canonical_properties
 @irdl_op_definition
 class MBarrierArriveOp(IRDLOperation):
     """Arrives on the mbarrier (release semantics at `scope`, default `cta`) and returns
@@ -136,7 +136,7 @@ class MBarrierArriveOp(IRDLOperation):
         _verify_arrive_like(self, self.addr, self.scope)
 
 
-@sort_properties_on_parse
+@canonical_properties
 @irdl_op_definition
 class MBarrierArriveExpectTxOp(IRDLOperation):
     """Raises the mbarrier's expected transaction count by `txcount` bytes, then arrives.
@@ -216,7 +216,7 @@ class MBarrierTryWaitParityOp(IRDLOperation):
         super().__init__(operands=[addr, phase, ticks])
 
 
-@sort_properties_on_parse
+@canonical_properties
 @irdl_op_definition
 class MBarrierTestWaitOp(IRDLOperation):
     """Tests, without blocking, whether the phase that `state` came from has completed.

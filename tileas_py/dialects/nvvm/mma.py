@@ -52,6 +52,7 @@ from tileas_py.dialects.nvvm.attrs import (
     MMATypes,
     MMATypesAttr,
 )
+from tileas_py.dialects.nvvm.syntax import canonical_properties
 from tileas_py.dialects.nvvm.target import target_archs
 from tileas_py.hw import mma as hw_mma
 
@@ -98,6 +99,7 @@ _PROPERTY_NAMES = (
 )
 
 
+@canonical_properties
 @irdl_op_definition
 class MmaOp(IRDLOperation):
     """Cooperative warp matrix multiply-accumulate, `D = A * B + C` (`mma.sync.aligned`).

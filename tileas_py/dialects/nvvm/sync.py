@@ -34,7 +34,7 @@ from tileas_py.dialects.nvvm.attrs import (
     SetMaxRegisterActionAttr,
     SharedSpaceAttr,
 )
-from tileas_py.dialects.nvvm.syntax import sort_properties_on_parse
+from tileas_py.dialects.nvvm.syntax import canonical_properties
 
 
 @irdl_op_definition
@@ -55,6 +55,7 @@ class Barrier0Op(IRDLOperation):
         super().__init__()
 
 
+@canonical_properties
 @irdl_op_definition
 class BarrierOp(IRDLOperation):
     """CTA barrier synchronization (`barrier.sync.aligned`), optionally with a reduction.
@@ -226,7 +227,7 @@ class FenceMbarrierInitOp(IRDLOperation):
         super().__init__()
 
 
-@sort_properties_on_parse
+@canonical_properties
 @irdl_op_definition
 class FenceProxyOp(IRDLOperation):
     """Orders memory accesses made through different proxies (`fence.proxy.<kind>`).
@@ -285,6 +286,7 @@ class ElectSyncOp(IRDLOperation):
         )
 
 
+@canonical_properties
 @irdl_op_definition
 class SetMaxRegisterOp(IRDLOperation):
     """Raises or lowers the warpgroup's per-thread register budget (`setmaxnreg`).

@@ -65,15 +65,21 @@ def print_operand_list(printer: Printer, values: Iterable[SSAValue]) -> None:
     printer.print_string("]")
 
 
-def sort_properties_on_parse(op_type: type[IRDLOperationT]) -> type[IRDLOperationT]:
-    """Keep parsed properties sorted by name, as MLIR stores (and prints) them, so that
-    an op whose properties are written in its attribute dictionary prints them in
-    upstream's order. Apply on top of `@irdl_op_definition`."""
+def canonical_properties(op_type: type[IRDLOperationT]) -> type[IRDLOperationT]:
+    """Store parsed properties the way MLIR does: every default-valued property present,
+    and all of them sorted by name. The generic form then matches mlir-opt's, and an op
+    whose properties sit in its attribute dictionary prints them in upstream's order.
+    Apply on top of `@irdl_op_definition`."""
     generated = op_type.parse
+    defaults = {
+        name: prop.default_value
+        for name, prop in op_type.get_irdl_definition().properties.items()
+        if prop.default_value is not None
+    }
 
     def parse(cls: type[IRDLOperationT], parser: Parser) -> IRDLOperationT:
         op = generated.__func__(cls, parser)  # pyright: ignore[reportFunctionMemberAccess]
-        op.properties = dict(sorted(op.properties.items()))
+        op.properties = dict(sorted((defaults | op.properties).items()))
         return op
 
     op_type.parse = classmethod(parse)  # pyright: ignore[reportAttributeAccessIssue]

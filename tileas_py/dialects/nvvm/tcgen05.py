@@ -64,9 +64,9 @@ from tileas_py.dialects.nvvm.pointers import (
     pointer,
 )
 from tileas_py.dialects.nvvm.syntax import (
+    canonical_properties,
     parse_optional_keyword_operand,
     print_properties_and_attributes,
-    sort_properties_on_parse,
     split_properties,
 )
 from tileas_py.dialects.nvvm.target import RequiresSMa, target_archs
@@ -76,7 +76,7 @@ _TCGEN05 = RequiresSMa((100, 101))
 _CTA_1 = CTAGroupKindAttr(CTAGroupKind.CTA_1)
 
 
-@sort_properties_on_parse
+@canonical_properties
 @irdl_op_definition
 class Tcgen05AllocOp(IRDLOperation):
     """Allocates `nCols` (a power of two) columns of tensor memory and writes their
@@ -100,7 +100,7 @@ class Tcgen05AllocOp(IRDLOperation):
         super().__init__(operands=[addr, n_cols], properties={"group": _CTA_1})
 
 
-@sort_properties_on_parse
+@canonical_properties
 @irdl_op_definition
 class Tcgen05DeallocOp(IRDLOperation):
     """Frees `nCols` columns of tensor memory at `taddr` (`tcgen05.dealloc`).
@@ -123,7 +123,7 @@ class Tcgen05DeallocOp(IRDLOperation):
         super().__init__(operands=[taddr, n_cols], properties={"group": _CTA_1})
 
 
-@sort_properties_on_parse
+@canonical_properties
 @irdl_op_definition
 class Tcgen05RelinquishAllocPermitOp(IRDLOperation):
     """Gives up the CTA's right to allocate tensor memory
@@ -145,6 +145,7 @@ class Tcgen05RelinquishAllocPermitOp(IRDLOperation):
         super().__init__(properties={"group": _CTA_1})
 
 
+@canonical_properties
 @irdl_op_definition
 class Tcgen05FenceOp(IRDLOperation):
     """Orders async tcgen05 ops against thread synchronization
@@ -165,6 +166,7 @@ class Tcgen05FenceOp(IRDLOperation):
         super().__init__(properties={"kind": kind})
 
 
+@canonical_properties
 @irdl_op_definition
 class Tcgen05WaitOp(IRDLOperation):
     """Waits for the thread's prior `tcgen05.ld` or `tcgen05.st` ops
@@ -185,7 +187,7 @@ class Tcgen05WaitOp(IRDLOperation):
         super().__init__(properties={"kind": kind})
 
 
-@sort_properties_on_parse
+@canonical_properties
 @irdl_op_definition
 class Tcgen05CommitOp(IRDLOperation):
     """Makes the mbarrier at `addr` track the completion of the thread's prior async
@@ -214,7 +216,7 @@ class Tcgen05CommitOp(IRDLOperation):
         )
 
 
-@sort_properties_on_parse
+@canonical_properties
 @irdl_op_definition
 class Tcgen05CpOp(IRDLOperation):
     """Copies a matrix described by the shared-memory descriptor `smem_desc` into tensor
@@ -289,6 +291,7 @@ _DISCARD = Tcgen05MMACollectorOpAttr(Tcgen05MMACollectorOp.DISCARD)
 _MMA_PROPERTIES = ("kind", "ctaGroup", "collectorOp", "aShift")
 
 
+@canonical_properties
 @irdl_op_definition
 class Tcgen05MMAOp(IRDLOperation):
     """Asynchronous tensor-core MMA into tensor memory: `D = A * B (+ D)` (`tcgen05.mma`).

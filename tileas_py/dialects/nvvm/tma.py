@@ -54,6 +54,7 @@ from tileas_py.dialects.nvvm.pointers import (
     pointer,
 )
 from tileas_py.dialects.nvvm.syntax import (
+    canonical_properties,
     parse_operand_list,
     parse_optional_keyword_operand,
     print_operand_list,
@@ -91,6 +92,7 @@ def _verify_tma_load_params(dims: int, im2col_offsets: int, mode: TMALoadMode) -
         )
 
 
+@canonical_properties
 @irdl_op_definition
 class CpAsyncBulkTensorGlobalToSharedClusterOp(IRDLOperation):
     """TMA load: copies a box of a global tensor into shared memory and completes
@@ -250,6 +252,7 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(IRDLOperation):
         _verify_tma_load_params(len(self.coordinates), len(self.im2colOffsets), mode)
 
 
+@canonical_properties
 @irdl_op_definition
 class CpAsyncBulkTensorSharedCTAToGlobalOp(IRDLOperation):
     """TMA store: copies a box from shared::cta memory into a global tensor

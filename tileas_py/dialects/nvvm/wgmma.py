@@ -41,6 +41,7 @@ from tileas_py.dialects.nvvm.attrs import (
     WGMMAScaleOutAttr,
     WGMMATypesAttr,
 )
+from tileas_py.dialects.nvvm.syntax import canonical_properties
 from tileas_py.dialects.nvvm.target import RequiresSMa
 from tileas_py.hw import wgmma
 from tileas_py.hw.wgmma import WgmmaType
@@ -84,6 +85,7 @@ class WgmmaGroupSyncAlignedOp(IRDLOperation):
         super().__init__()
 
 
+@canonical_properties
 @irdl_op_definition
 class WgmmaWaitGroupSyncOp(IRDLOperation):
     """Waits until at most `group` committed WGMMA groups are still in flight
@@ -109,6 +111,7 @@ def _parse_enum(parser: Parser, kind: type[_EnumAttrT]) -> _EnumAttrT:
     return kind(kind.parse_parameter(parser))
 
 
+@canonical_properties
 @irdl_op_definition
 class WgmmaMmaAsyncOp(IRDLOperation):
     """Asynchronous warpgroup MMA: `D = A * B + D` (or `A * B` when `scaleD` is zero) on an
