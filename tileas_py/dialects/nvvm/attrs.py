@@ -170,9 +170,6 @@ class Tcgen05MMAKind(StrEnum):
     TF32 = "tf32"
     F8F6F4 = "f8f6f4"
     I8 = "i8"
-    MXF8F6F4 = "mxf8f6f4"
-    MXF4 = "mxf4"
-    MXF4NVF4 = "mxf4nvf4"
 
 
 class Tcgen05MMACollectorOp(StrEnum):
@@ -488,7 +485,15 @@ class Tcgen05MMAKindAttr(EnumAttribute[Tcgen05MMAKind]):
     def parse_parameter(cls, parser: AttrParser) -> Tcgen05MMAKind:
         accept_qualified_name(parser, cls.name)
         with parser.in_angle_brackets():
-            return super().parse_parameter(parser)
+            pos = parser.pos
+            value = parser.parse_identifier()
+            if value not in Tcgen05MMAKind._value2member_map_:
+                parser.raise_error(
+                    "expected ::mlir::NVVM::Tcgen05MMAKind to be one of: f8f6f4, i8, "
+                    "f16, tf32",
+                    pos,
+                )
+            return Tcgen05MMAKind(value)
 
     def print_parameter(self, printer: Printer) -> None:
         with printer.in_angle_brackets():

@@ -281,12 +281,6 @@ class Tcgen05CpOp(IRDLOperation):
                     )
 
 
-_MMA_KINDS = (
-    Tcgen05MMAKind.F16,
-    Tcgen05MMAKind.TF32,
-    Tcgen05MMAKind.F8F6F4,
-    Tcgen05MMAKind.I8,
-)
 _DISCARD = Tcgen05MMACollectorOpAttr(Tcgen05MMACollectorOp.DISCARD)
 _MMA_PROPERTIES = ("kind", "ctaGroup", "collectorOp", "aShift")
 
@@ -379,11 +373,6 @@ class Tcgen05MMAOp(IRDLOperation):
             raise VerifyException(
                 "operand #1 must be LLVM pointer in address space 6 or 64-bit signless "
                 f"integer, but got '{self.matrixA.type}'"
-            )
-        if self.kind.data not in _MMA_KINDS:
-            raise VerifyException(
-                "attribute 'kind' failed to satisfy constraint: tcgen05 MMA Supported "
-                "Types whose value is one of {f16, tf32, f8f6f4, i8}"
             )
         lanes = self.disableOutputLane
         if lanes is not None:
