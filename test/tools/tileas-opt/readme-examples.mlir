@@ -32,4 +32,4 @@ func.func @drain() {
 // WORKED-NEXT:   }) : () -> ()
 // WORKED-NEXT: }) : () -> ()
 
-// SM90: <stdin>:{{[0-9]+}}:5: error: 'nvvm.wgmma.fence.aligned' op is not supported on sm_90
+// SM90: stdin:{{[0-9]+}}:5: error: 'nvvm.wgmma.fence.aligned' op is not supported on sm_90
