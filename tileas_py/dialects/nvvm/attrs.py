@@ -10,7 +10,7 @@ MLIR reference: https://mlir.llvm.org/docs/Dialects/NVVMDialect/#attributes
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
+from typing import cast
 
 from xdsl.dialects.builtin import IntAttr, IntegerType
 from xdsl.dialects.utils import EnumAttribute
@@ -18,6 +18,7 @@ from xdsl.ir import Attribute, ParametrizedAttribute, SpacedOpaqueSyntaxAttribut
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.str_enum import StrEnum
 
 
 def accept_qualified_name(parser: AttrParser, name: str) -> None:
@@ -582,7 +583,7 @@ class LLVMConstantRangeAttr(ParametrizedAttribute):
             upper = parser.parse_integer(allow_boolean=False)
         if not isinstance(type, IntegerType):
             parser.raise_error("expected an integer type in a constant range")
-        return type, IntAttr(lower), IntAttr(upper)
+        return cast(Attribute, type), IntAttr(lower), IntAttr(upper)
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")

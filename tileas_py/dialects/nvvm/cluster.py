@@ -27,6 +27,7 @@ from tileas_py.dialects.nvvm.pointers import (
     SHARED_CLUSTER,
     address_space,
     check_pointer_operand,
+    pointer,
 )
 from tileas_py.dialects.nvvm.target import RequiresSM
 
@@ -103,7 +104,7 @@ class MapaOp(IRDLOperation):
 
     def __init__(self, a: SSAValue, b: SSAValue) -> None:
         result = SHARED_CLUSTER if address_space(a.type) == SHARED else GENERIC
-        super().__init__(operands=[a, b], result_types=[LLVMPointerType(result)])
+        super().__init__(operands=[a, b], result_types=[pointer(result)])
 
     def verify_(self) -> None:
         check_pointer_operand(self.a, 0, (GENERIC, SHARED))

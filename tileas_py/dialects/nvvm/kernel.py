@@ -16,6 +16,8 @@ MLIR reference: https://mlir.llvm.org/docs/Dialects/NVVMDialect/
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from xdsl.dialects import gpu, llvm
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -52,12 +54,12 @@ def is_kernel(op: Operation) -> bool:
 def _is_i32_array(value: Attribute, max_size: int) -> bool:
     if not isinstance(value, DenseArrayBase):
         return False
-    element = value.elt_type
-    return (
-        isinstance(element, IntegerType)
-        and element.width.data == 32
-        and len(value.get_values()) <= max_size
-    )
+    array = cast(DenseArrayBase[Any], value)
+    element: Attribute = array.elt_type
+    if not isinstance(element, IntegerType):
+        return False
+    width: int = cast(IntegerType[Any], element).width.data
+    return width == 32 and len(array.get_values()) <= max_size
 
 
 def verify_operation_attributes(op: Operation) -> None:
@@ -87,7 +89,11 @@ def verify_operation_attributes(op: Operation) -> None:
         )
     if TARGET_ATTR_NAME in attributes:
         target = attributes[TARGET_ATTR_NAME]
-        targets = target.data if isinstance(target, ArrayAttr) else (target,)
+        targets: tuple[Attribute, ...] = (
+            cast(ArrayAttr[Attribute], target).data
+            if isinstance(target, ArrayAttr)
+            else (target,)
+        )
         if not targets or not all(isinstance(t, NVVMTargetAttr) for t in targets):
             raise PlainVerifyException(
                 f"'\"{TARGET_ATTR_NAME}\"' attribute must be an #nvvm.target or a "
@@ -101,7 +107,7 @@ def _verify_argument_attributes(op: Operation) -> None:
     arg_attrs = op.properties.get("arg_attrs", op.attributes.get("arg_attrs"))
     if not isinstance(arg_attrs, ArrayAttr):
         return
-    for entry in arg_attrs.data:
+    for entry in cast(ArrayAttr[Attribute], arg_attrs).data:
         if not isinstance(entry, DictionaryAttr) or GRID_CONSTANT not in entry.data:
             continue
         if not isinstance(entry.data[GRID_CONSTANT], UnitAttr):

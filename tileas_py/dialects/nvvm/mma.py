@@ -38,7 +38,7 @@ from xdsl.irdl import (
     result_def,
     var_operand_def,
 )
-from xdsl.parser import Parser
+from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
@@ -171,7 +171,7 @@ class MmaOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        fragments = []
+        fragments: list[list[UnresolvedOperand]] = []
         for name in ("A", "B", "C"):
             parser.parse_keyword(name)
             fragments.append(

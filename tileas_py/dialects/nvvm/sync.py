@@ -31,6 +31,7 @@ from tileas_py.dialects.nvvm.attrs import (
     BarrierReductionAttr,
     ProxyKind,
     ProxyKindAttr,
+    SetMaxRegisterAction,
     SetMaxRegisterActionAttr,
     SharedSpaceAttr,
 )
@@ -309,9 +310,7 @@ class SetMaxRegisterOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> Self:
-        action = SetMaxRegisterActionAttr(
-            parser.parse_str_enum(SetMaxRegisterActionAttr.enum_type)
-        )
+        action = SetMaxRegisterActionAttr(parser.parse_str_enum(SetMaxRegisterAction))
         count = parser.parse_integer(allow_boolean=False)
         attributes = parser.parse_optional_attr_dict()
         return cls.create(

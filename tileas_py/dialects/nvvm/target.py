@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -58,7 +59,7 @@ class NVVMTargetAttr(ParametrizedAttribute):
 
     name = "nvvm.target"
 
-    O: IntAttr
+    opt_level: IntAttr
     triple: StringAttr
     chip: StringAttr
     features: StringAttr
@@ -70,7 +71,7 @@ class NVVMTargetAttr(ParametrizedAttribute):
         self,
         chip: str = _DEFAULT_CHIP,
         *,
-        O: int = _DEFAULT_O,  # noqa: E741
+        opt_level: int = _DEFAULT_O,
         triple: str = _DEFAULT_TRIPLE,
         features: str = _DEFAULT_FEATURES,
         flags: DictionaryAttr | None = None,
@@ -78,7 +79,7 @@ class NVVMTargetAttr(ParametrizedAttribute):
         verify_target: bool = True,
     ) -> None:
         super().__init__(
-            IntAttr(O),
+            IntAttr(opt_level),
             StringAttr(triple),
             StringAttr(chip),
             StringAttr(features),
@@ -142,8 +143,8 @@ class NVVMTargetAttr(ParametrizedAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         fields: list[str] = []
-        if self.O.data != _DEFAULT_O:
-            fields.append(f"O = {self.O.data}")
+        if self.opt_level.data != _DEFAULT_O:
+            fields.append(f"O = {self.opt_level.data}")
         for key, value, default in (
             ("triple", self.triple.data, _DEFAULT_TRIPLE),
             ("chip", self.chip.data, _DEFAULT_CHIP),
@@ -173,7 +174,7 @@ class NVVMTargetAttr(ParametrizedAttribute):
         printer.print_string(">")
 
     def verify(self) -> None:
-        if not 0 <= self.O.data <= 3:
+        if not 0 <= self.opt_level.data <= 3:
             raise VerifyException(
                 "The optimization level must be a number between 0 and 3."
             )
@@ -200,7 +201,8 @@ def declared_targets(op: Operation) -> tuple[NVVMTargetAttr, ...]:
         if isinstance(declared, NVVMTargetAttr):
             return (declared,)
         if isinstance(declared, ArrayAttr):
-            return tuple(t for t in declared.data if isinstance(t, NVVMTargetAttr))
+            elements = cast(ArrayAttr[Attribute], declared).data
+            return tuple(t for t in elements if isinstance(t, NVVMTargetAttr))
         parent = parent.parent_op()
     return ()
 

@@ -12,7 +12,7 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#tensorcore-5th-
 
 from __future__ import annotations
 
-from typing import Self
+from typing import Self, cast
 
 from xdsl.dialects.builtin import (
     I1,
@@ -26,7 +26,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.llvm import LLVMPointerType
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -54,7 +54,6 @@ from tileas_py.dialects.nvvm.attrs import (
     Tcgen05FenceKindAttr,
     Tcgen05MMACollectorOp,
     Tcgen05MMACollectorOpAttr,
-    Tcgen05MMAKind,
     Tcgen05MMAKindAttr,
     Tcgen05WaitKindAttr,
 )
@@ -381,7 +380,10 @@ class Tcgen05MMAOp(IRDLOperation):
             length = (
                 lane_type.get_shape()[0] if isinstance(lane_type, VectorType) else 0
             )
-            is_i32 = isinstance(lane_type, VectorType) and lane_type.element_type == i32
+            is_i32 = (
+                isinstance(lane_type, VectorType)
+                and cast(VectorType[Attribute], lane_type).element_type == i32
+            )
             if length != expected or not is_i32:
                 raise PlainVerifyException(
                     f"Disable Output Lane of length {length} is incompatible with "

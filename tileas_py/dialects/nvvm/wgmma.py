@@ -152,6 +152,7 @@ class WgmmaMmaAsyncOp(IRDLOperation):
         descriptor_a: SSAValue,
         descriptor_b: SSAValue,
         inouts: SSAValue,
+        *,
         shape: MMAShapeAttr,
         type_d: WGMMATypesAttr,
         scale_d: WGMMAScaleOutAttr,
