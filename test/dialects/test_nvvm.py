@@ -32,6 +32,8 @@ from tileas_py.dialects.nvvm.attrs import (
     MMAShapeAttr,
     Tcgen05FenceKind,
     Tcgen05FenceKindAttr,
+    Tcgen05MMAKind,
+    Tcgen05MMAKindAttr,
     WGMMAScaleIn,
     WGMMAScaleInAttr,
     WGMMAScaleOut,
@@ -40,8 +42,9 @@ from tileas_py.dialects.nvvm.attrs import (
     WGMMATypesAttr,
 )
 from tileas_py.dialects.nvvm.kernel import verify_nvvm_attributes
+from tileas_py.dialects.nvvm.pointers import TENSOR, pointer
 from tileas_py.dialects.nvvm.sync import BarrierOp, ElectSyncOp
-from tileas_py.dialects.nvvm.tcgen05 import Tcgen05FenceOp
+from tileas_py.dialects.nvvm.tcgen05 import Tcgen05FenceOp, Tcgen05MMAOp
 from tileas_py.dialects.nvvm.wgmma import (
     WgmmaFenceAlignedOp,
     WgmmaMmaAsyncOp,
@@ -278,3 +281,24 @@ def test_plain_xdsl_opt_reads_our_generic_example(tmp_path: Path) -> None:
         "nvvm.wgmma.mma_async %desc_a, %desc_b, %acc_in, <m = 64, n = 32, k = 16>"
         in (result.stdout)
     )
+
+
+def test_tcgen05_mma_builder_and_cicc_rules() -> None:
+    block = Block(arg_types=[pointer(TENSOR), i64, i64, i32, builtin.i1, i64])
+    d, a, b, idesc, acc, scale = block.args
+    mma = Tcgen05MMAOp(
+        d,
+        a,
+        b,
+        idesc,
+        acc,
+        kind=Tcgen05MMAKindAttr(Tcgen05MMAKind.I8),
+        scale_input_d=scale,
+    )
+    block.add_op(mma)
+    assert mma.cicc_view().scale_input_accumulator
+    with pytest.raises(
+        PlainVerifyException,
+        match=r"^Scale input accumulator can only be used with f16 and tf32 types",
+    ):
+        mma.verify()

@@ -317,6 +317,39 @@ class Tcgen05MMAOp(IRDLOperation):
     traits = traits_def(RequiresSMa((100, 110)))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
+    def __init__(
+        self,
+        matrix_d: SSAValue,
+        matrix_a: SSAValue,
+        matrix_b: SSAValue,
+        idesc: SSAValue,
+        enable_input_d: SSAValue,
+        *,
+        kind: Tcgen05MMAKindAttr,
+        cta_group: CTAGroupKindAttr = _CTA_1,
+        collector: Tcgen05MMACollectorOpAttr = _DISCARD,
+        a_shift: bool = False,
+        scale_input_d: SSAValue | None = None,
+        disable_output_lane: SSAValue | None = None,
+    ) -> None:
+        super().__init__(
+            operands=[
+                matrix_d,
+                matrix_a,
+                matrix_b,
+                idesc,
+                enable_input_d,
+                [] if scale_input_d is None else [scale_input_d],
+                [] if disable_output_lane is None else [disable_output_lane],
+            ],
+            properties={
+                "aShift": UnitAttr() if a_shift else None,
+                "collectorOp": collector,
+                "ctaGroup": cta_group,
+                "kind": kind,
+            },
+        )
+
     @classmethod
     def parse(cls, parser: Parser) -> Self:
         names = [parser.parse_unresolved_operand()]
