@@ -25,7 +25,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 from xdsl.ir import Operation
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import PassFailedException
+from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 Severity = Literal["error", "warning", "remark", "note"]
 
@@ -117,6 +117,16 @@ def emit_warning(op: Operation | None, message: str) -> None:
 
 def emit_remark(op: Operation | None, message: str) -> None:
     emit(op, "remark", message)
+
+
+class PlainVerifyException(VerifyException):
+    """A verifier error that MLIR reports with `emitError` rather than `emitOpError`: shown
+    at the op's location as is, without the `'name' op` prefix. `op` names the culprit when
+    the error is found by a check that does not run inside the op's own verifier."""
+
+    def __init__(self, message: str, op: Operation | None = None) -> None:
+        super().__init__(message)
+        self.op = op
 
 
 class LocatedPassFailure(PassFailedException):

@@ -1,1 +1,1 @@
-"""Hardware facts of Hopper tensor cores, as plain Python: no IR, no xDSL."""
+"""Hardware facts about NVIDIA GPUs, as plain Python data: no IR, no xDSL."""

@@ -27,6 +27,7 @@ from tileas_py.diagnostics import (
     Diagnostic,
     LocatedParser,
     LocatedPassFailure,
+    PlainVerifyException,
     location_of,
     op_message,
 )
@@ -114,6 +115,12 @@ class TileasOptMain(xDSLOptMain):
             raise UserError(f"{self.get_input_name()}: {e}") from None
 
     def apply_passes(self, prog: ModuleOp) -> None:
+        if not self.args.disable_verify:
+            # Attributes such as `nvvm.kernel` belong to no op's verifier (MLIR checks them
+            # through its dialect hooks, which xDSL lacks), so they are checked here.
+            from tileas_py.dialects.nvvm.kernel import verify_nvvm_attributes
+
+            verify_nvvm_attributes(prog)
         try:
             super().apply_passes(prog)
         except NotImplementedError as e:
@@ -190,6 +197,9 @@ def describe_failure(e: DiagnosticException, module: ModuleOp | None) -> Diagnos
         return Diagnostic("error", e.message, location_of(e.op))
     message = str(e).strip()
     culprit = find_unverified_op(module) if module is not None else None
+    if isinstance(e, PlainVerifyException):
+        culprit = e.op if e.op is not None else culprit
+        return Diagnostic("error", message, location_of(culprit))
     if culprit is None:
         return Diagnostic("error", message)
     return Diagnostic("error", op_message(culprit, message), location_of(culprit))

@@ -1,0 +1,114 @@
+"""MLIR's NVVM dialect (NVIDIA GPU intrinsics) for xDSL, compatible with upstream MLIR 22.
+
+Op names, attribute names, custom syntax and the property/attribute split follow upstream,
+so `tileas-opt` and `mlir-opt` read each other's output (custom and generic form), and
+verifier messages use upstream's words. The ops are grouped by family:
+
+- `sreg`: special registers (`nvvm.read.ptx.sreg.*`);
+- `sync`: barriers, fences, `elect.sync`, `setmaxregister`;
+- `cluster`: the cluster barrier and `mapa`;
+- `mbarrier`: mbarrier objects;
+- `tma`: `cp.async.bulk.tensor` copies;
+- `wgmma`: warpgroup MMA (sm_90a);
+- `mma`: `mma.sync`;
+- `tcgen05`: Blackwell tensor memory and MMA;
+- `target`: `#nvvm.target` and the SM-gating traits; `kernel`: kernel attributes.
+
+MLIR reference: https://mlir.llvm.org/docs/Dialects/NVVMDialect/
+"""
+
+from xdsl.ir import Dialect
+
+from tileas_py.dialects.nvvm.attrs import (
+    BarrierReductionAttr,
+    CTAGroupKindAttr,
+    LLVMConstantRangeAttr,
+    MemScopeKindAttr,
+    MMAB1OpAttr,
+    MMAIntOverflowAttr,
+    MMALayoutAttr,
+    MMAShapeAttr,
+    MMATypesAttr,
+    ProxyKindAttr,
+    SetMaxRegisterActionAttr,
+    SharedSpaceAttr,
+    Tcgen05CpMulticastAttr,
+    Tcgen05CpShapeAttr,
+    Tcgen05CpSrcFormatAttr,
+    Tcgen05FenceKindAttr,
+    Tcgen05MMACollectorOpAttr,
+    Tcgen05MMAKindAttr,
+    Tcgen05WaitKindAttr,
+    TMALoadModeAttr,
+    TMAStoreModeAttr,
+    WGMMAScaleInAttr,
+    WGMMAScaleOutAttr,
+    WGMMATypesAttr,
+)
+from tileas_py.dialects.nvvm.cluster import CLUSTER_OPS
+from tileas_py.dialects.nvvm.mbarrier import MBARRIER_OPS
+from tileas_py.dialects.nvvm.mma import MMA_OPS
+from tileas_py.dialects.nvvm.sreg import SREG_OPS
+from tileas_py.dialects.nvvm.sync import SYNC_OPS
+from tileas_py.dialects.nvvm.target import (
+    NVVMTargetAttr,
+    RequiresSM,
+    RequiresSMa,
+    RequiresSMf,
+    declared_targets,
+    target_archs,
+)
+from tileas_py.dialects.nvvm.tcgen05 import TCGEN05_OPS
+from tileas_py.dialects.nvvm.tma import TMA_OPS
+from tileas_py.dialects.nvvm.wgmma import WGMMA_OPS
+
+NVVM = Dialect(
+    "nvvm",
+    [
+        *SREG_OPS,
+        *SYNC_OPS,
+        *CLUSTER_OPS,
+        *MBARRIER_OPS,
+        *TMA_OPS,
+        *WGMMA_OPS,
+        *MMA_OPS,
+        *TCGEN05_OPS,
+    ],
+    [
+        BarrierReductionAttr,
+        CTAGroupKindAttr,
+        LLVMConstantRangeAttr,
+        MemScopeKindAttr,
+        MMAB1OpAttr,
+        MMAIntOverflowAttr,
+        MMALayoutAttr,
+        MMAShapeAttr,
+        MMATypesAttr,
+        NVVMTargetAttr,
+        ProxyKindAttr,
+        SetMaxRegisterActionAttr,
+        SharedSpaceAttr,
+        Tcgen05CpMulticastAttr,
+        Tcgen05CpShapeAttr,
+        Tcgen05CpSrcFormatAttr,
+        Tcgen05FenceKindAttr,
+        Tcgen05MMACollectorOpAttr,
+        Tcgen05MMAKindAttr,
+        Tcgen05WaitKindAttr,
+        TMALoadModeAttr,
+        TMAStoreModeAttr,
+        WGMMAScaleInAttr,
+        WGMMAScaleOutAttr,
+        WGMMATypesAttr,
+    ],
+)
+
+__all__ = [
+    "NVVM",
+    "NVVMTargetAttr",
+    "RequiresSM",
+    "RequiresSMa",
+    "RequiresSMf",
+    "declared_targets",
+    "target_archs",
+]

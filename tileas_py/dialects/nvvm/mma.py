@@ -1,0 +1,384 @@
+"""Warp-level matrix multiply-accumulate: `nvvm.mma.sync`.
+
+Each of the 32 threads of a warp passes its fragments of A, B and C; the op returns its
+fragment of D as an LLVM struct. The PTX element types of A and B are written as
+`multiplicandAPtxType`/`multiplicandBPtxType` unless the operand type implies them (f16
+vectors, f64, f32 as tf32). Besides upstream's checks, an op inside a module whose target is
+older than the variant's minimum SM (`tileas_py.hw.mma.MATRIX`) is rejected.
+
+MLIR reference: https://mlir.llvm.org/docs/Dialects/NVVMDialect/#nvvmmmasync-nvvmmmaop
+PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#warp-level-matrix-instructions-mma
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Self
+
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    VectorType,
+    f16,
+    f32,
+    f64,
+    i32,
+)
+from xdsl.dialects.llvm import LLVMStructType
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from tileas_py.diagnostics import PlainVerifyException
+from tileas_py.dialects.nvvm.attrs import (
+    MMAB1OpAttr,
+    MMAIntOverflowAttr,
+    MMALayout,
+    MMALayoutAttr,
+    MMAShapeAttr,
+    MMATypes,
+    MMATypesAttr,
+)
+from tileas_py.dialects.nvvm.syntax import canonical_properties
+from tileas_py.dialects.nvvm.target import target_archs
+from tileas_py.hw import mma as hw_mma
+
+_F16X2 = VectorType(f16, [2])
+_INT4 = (MMATypes.S4, MMATypes.U4)
+_INT8 = (MMATypes.S8, MMATypes.U8)
+_INTEGER = (*_INT4, *_INT8, MMATypes.B1, MMATypes.S32)
+
+
+def infer_operand_mma_type(type: Attribute, is_accumulator: bool) -> MMATypes | None:
+    """The PTX type implied by an operand (or result) element type, if any."""
+    if isinstance(type, Float64Type):
+        return MMATypes.F64
+    if isinstance(type, Float16Type) or type == _F16X2:
+        return MMATypes.F16
+    if isinstance(type, Float32Type):
+        return MMATypes.F32 if is_accumulator else MMATypes.TF32
+    if isinstance(type, IntegerType):
+        return MMATypes.S32 if is_accumulator else None
+    if isinstance(type, LLVMStructType):
+        if not type.types.data:
+            return None
+        return infer_operand_mma_type(type.types.data[0], is_accumulator)
+    return None
+
+
+def _struct(types: Sequence[Attribute]) -> LLVMStructType:
+    return LLVMStructType.from_type_list(types)
+
+
+_F16X2X2 = _struct([_F16X2] * 2)
+_F32X4 = _struct([f32] * 4)
+_S32X4 = _struct([i32] * 4)
+_S32X2 = _struct([i32] * 2)
+
+_PROPERTY_NAMES = (
+    "shape",
+    "b1Op",
+    "intOverflowBehavior",
+    "layoutA",
+    "layoutB",
+    "multiplicandAPtxType",
+    "multiplicandBPtxType",
+)
+
+
+@canonical_properties
+@irdl_op_definition
+class MmaOp(IRDLOperation):
+    """Cooperative warp matrix multiply-accumulate, `D = A * B + C` (`mma.sync.aligned`).
+
+    `b1Op` (`xor_popc` or `and_popc`) is required for single-bit inputs and
+    `intOverflowBehavior` (`wrapped` or `satfinite`) for 4- and 8-bit integer inputs.
+
+    Example:
+        %d = nvvm.mma.sync A[%a0, %a1, %a2, %a3] B[%b0, %b1] C[%c0, %c1]
+            {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>,
+             shape = #nvvm.shape<m = 16, n = 8, k = 16>}
+            : (vector<2xf16>, vector<2xf16>, vector<2xf16>)
+            -> !llvm.struct<(vector<2xf16>, vector<2xf16>)>
+    """
+
+    name = "nvvm.mma.sync"
+
+    operandA = var_operand_def()
+    operandB = var_operand_def()
+    operandC = var_operand_def()
+    shape = prop_def(MMAShapeAttr)
+    b1Op = opt_prop_def(MMAB1OpAttr)
+    intOverflowBehavior = opt_prop_def(MMAIntOverflowAttr)
+    layoutA = prop_def(MMALayoutAttr)
+    layoutB = prop_def(MMALayoutAttr)
+    multiplicandAPtxType = opt_prop_def(MMATypesAttr)
+    multiplicandBPtxType = opt_prop_def(MMATypesAttr)
+    res = result_def(LLVMStructType)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        result_type: LLVMStructType,
+        a: Sequence[SSAValue],
+        b: Sequence[SSAValue],
+        c: Sequence[SSAValue],
+        shape: MMAShapeAttr,
+        *,
+        ptx_types: tuple[MMATypes, MMATypes] | None = None,
+        layouts: tuple[MMALayout, MMALayout] = (MMALayout.ROW, MMALayout.COL),
+        b1_op: MMAB1OpAttr | None = None,
+        int_overflow: MMAIntOverflowAttr | None = None,
+    ) -> None:
+        if ptx_types is None:
+            inferred = (
+                infer_operand_mma_type(a[0].type, False),
+                infer_operand_mma_type(b[0].type, False),
+            )
+        else:
+            inferred = ptx_types
+        super().__init__(
+            operands=[a, b, c],
+            result_types=[result_type],
+            properties={
+                "shape": shape,
+                "layoutA": MMALayoutAttr(layouts[0]),
+                "layoutB": MMALayoutAttr(layouts[1]),
+                "multiplicandAPtxType": None
+                if inferred[0] is None
+                else MMATypesAttr(inferred[0]),
+                "multiplicandBPtxType": None
+                if inferred[1] is None
+                else MMATypesAttr(inferred[1]),
+                "b1Op": b1_op,
+                "intOverflowBehavior": int_overflow,
+            },
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        fragments: list[list[UnresolvedOperand]] = []
+        for name in ("A", "B", "C"):
+            parser.parse_keyword(name)
+            fragments.append(
+                parser.parse_comma_separated_list(
+                    parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+                )
+            )
+        attributes = parser.parse_optional_attr_dict()
+        properties = {k: v for k, v in attributes.items() if k in _PROPERTY_NAMES}
+        attributes = {k: v for k, v in attributes.items() if k not in _PROPERTY_NAMES}
+        parser.parse_punctuation(":")
+        types_pos = parser.pos
+        types = parser.parse_comma_separated_list(
+            parser.Delimiter.PAREN, parser.parse_type
+        )
+        if len(types) != 3:
+            parser.raise_error(
+                "expected one type for each operand segment but got "
+                f"{len(types)} types",
+                types_pos,
+            )
+        parser.parse_punctuation("->")
+        result_type = parser.parse_type()
+        operands = [
+            parser.resolve_operand(operand, type)
+            for fragment, type in zip(fragments, types, strict=True)
+            for operand in fragment
+        ]
+        for index, prop in enumerate(("multiplicandAPtxType", "multiplicandBPtxType")):
+            # Upstream's parser infers A and B as accumulators; kept for identical IR.
+            inferred = infer_operand_mma_type(types[index], is_accumulator=True)
+            if prop in properties:
+                continue
+            if inferred is None:
+                parser.raise_error(
+                    f"attribute {prop} is not provided explicitly and cannot be inferred"
+                )
+            properties[prop] = MMATypesAttr(inferred)
+        properties["operandSegmentSizes"] = DenseArrayBase.from_list(
+            i32, [len(f) for f in fragments]
+        )
+        return cls.create(
+            operands=operands,
+            result_types=[result_type],
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        for name, fragment in (
+            ("A", self.operandA),
+            ("B", self.operandB),
+            ("C", self.operandC),
+        ):
+            printer.print_string(f" {name}[")
+            printer.print_list(fragment, printer.print_operand)
+            printer.print_string("] ")
+        hidden = {"operandSegmentSizes"}
+        for prop, fragment in (
+            ("multiplicandAPtxType", self.operandA),
+            ("multiplicandBPtxType", self.operandB),
+        ):
+            if infer_operand_mma_type(fragment[0].type, False) is not None:
+                hidden.add(prop)
+        entries = {k: v for k, v in sorted(self.properties.items()) if k not in hidden}
+        entries.update(self.attributes)
+        printer.print_string(" ")
+        printer.print_attr_dict(entries)
+        printer.print_string(" : (")
+        printer.print_list(
+            (self.operandA[0].type, self.operandB[0].type, self.operandC[0].type),
+            printer.print_attribute,
+        )
+        printer.print_string(") -> ")
+        printer.print_attribute(self.res.type)
+
+    def accumulator_ptx_type(self) -> MMATypes | None:
+        return infer_operand_mma_type(self.operandC[0].type, True)
+
+    def result_ptx_type(self) -> MMATypes | None:
+        return infer_operand_mma_type(self.res.type, True)
+
+    def verify_(self) -> None:
+        if self.multiplicandAPtxType is None or self.multiplicandBPtxType is None:
+            raise VerifyException(
+                "requires multiplicandAPtxType and multiplicandBPtxType"
+            )
+        type_a = self.multiplicandAPtxType.data
+        type_b = self.multiplicandBPtxType.data
+        m, n, k = self.shape.mnk
+        allowed_shapes: list[tuple[int, int, int]] = []
+        expected_a: list[tuple[int, Attribute]] = []
+        expected_b: list[tuple[int, Attribute]] = []
+        expected_c: list[tuple[int, Attribute]] = []
+        expected_result: list[Attribute] = []
+        if m == 16:
+            k_factors = {
+                MMATypes.TF32: 4,
+                MMATypes.BF16: 8,
+                MMATypes.F16: 8,
+                MMATypes.S4: 32,
+                MMATypes.U4: 32,
+                MMATypes.B1: 128,
+                MMATypes.S8: 16,
+                MMATypes.U8: 16,
+            }
+            if type_a not in k_factors:
+                raise PlainVerifyException(
+                    f"invalid shape or multiplicand type: {type_a}"
+                )
+            k_factor = k_factors[type_a]
+            fragment_type: Attribute = i32
+            if type_a in (MMATypes.TF32, MMATypes.BF16):
+                expected_result.append(_F32X4)
+            elif type_a is MMATypes.F16:
+                fragment_type = _F16X2
+                expected_result += [_F16X2X2, _F32X4]
+            if type_a in _INTEGER:
+                expected_result.append(_S32X4)
+                expected_c.append((4, i32))
+            else:
+                expected_c += [(2, _F16X2), (4, f32)]
+            expected_a.append(((m // 8) * (k // k_factor), fragment_type))
+            expected_b.append(((n // 8) * (k // k_factor), fragment_type))
+            allowed_shapes += [(16, 8, k_factor), (16, 8, k_factor * 2)]
+            if self.result_ptx_type() != self.accumulator_ptx_type():
+                raise VerifyException("ctype does not match dtype")
+        if m == 8:
+            if type_a is MMATypes.F16:
+                expected_a.append((2, _F16X2))
+                expected_b.append((2, _F16X2))
+                expected_result += [_struct([_F16X2] * 4), _struct([f32] * 8)]
+                expected_c += [(4, _F16X2), (8, f32)]
+                allowed_shapes.append((8, 8, 4))
+            if type_a is MMATypes.F64:
+                expected_a.append((1, f64))
+                expected_b.append((1, f64))
+                expected_c.append((2, f64))
+                expected_result.append(_struct([f64] * 2))
+                allowed_shapes.append((8, 8, 4))
+            if type_a in _INTEGER:
+                expected_a.append((1, i32))
+                expected_b.append((1, i32))
+                expected_c.append((2, i32))
+                expected_result.append(_S32X2)
+                if type_a in _INT4:
+                    allowed_shapes.append((8, 8, 32))
+                if type_a in _INT8:
+                    allowed_shapes.append((8, 8, 16))
+                if type_a is MMATypes.B1:
+                    allowed_shapes.append((8, 8, 128))
+        if (
+            not (expected_a and expected_b and expected_c)
+            or (m, n, k) not in allowed_shapes
+        ):
+            raise VerifyException(
+                f"unimplemented variant for MMA shape <{m}, {n}, {k}>"
+            )
+        for name, operands, expected in (
+            ("A", self.operandA, expected_a),
+            ("B", self.operandB, expected_b),
+            ("C", self.operandC, expected_c),
+        ):
+            types = [o.type for o in operands]
+            if not any(types == [t] * count for count, t in expected):
+                options = "".join(f"{count}x{t} " for count, t in expected)
+                got = ", ".join(str(t) for t in types)
+                raise VerifyException(
+                    f"Could not match types for the {name} operands; expected one of "
+                    f"{options}but got {got}"
+                )
+        if self.res.type not in expected_result:
+            options = ", ".join(str(t) for t in expected_result)
+            raise VerifyException(
+                "Could not match allowed types for the result; expected one of "
+                f"{options} but got {self.res.type}"
+            )
+        if type_a is MMATypes.B1 and self.b1Op is None:
+            raise VerifyException("op requires b1Op attribute")
+        if type_a in (*_INT4, *_INT8) and self.intOverflowBehavior is None:
+            raise VerifyException("op requires intOverflowBehavior attribute")
+        is_m8n8k4_f16 = (m, n, k) == (8, 8, 4) and type_a is MMATypes.F16
+        row_col = (
+            self.layoutA.data is MMALayout.ROW and self.layoutB.data is MMALayout.COL
+        )
+        if not is_m8n8k4_f16 and not row_col:
+            raise VerifyException(
+                "requires layoutA = #nvvm.mma_layout<row> and layoutB = "
+                f"#nvvm.mma_layout<col> for shape <{m}, {n}, {k}> with element types "
+                f"{type_a} and {type_b}. Only m8n8k4 with f16 supports other layouts."
+            )
+        self._verify_target(type_a, type_b)
+
+    def _verify_target(self, type_a: MMATypes, type_b: MMATypes) -> None:
+        shape = hw_mma.MmaShape.from_mnk(*self.shape.mnk)
+        accumulator = self.accumulator_ptx_type()
+        if shape is None or accumulator is None:
+            return
+        min_sm = hw_mma.min_sm(
+            shape,
+            hw_mma.MmaType.from_ptx(type_a),
+            hw_mma.MmaType.from_ptx(type_b),
+            hw_mma.MmaType.from_ptx(accumulator),
+        )
+        for arch in target_archs(self):
+            if min_sm is not None and arch.version < min_sm:
+                raise VerifyException(f"is not supported on {arch}")
+
+
+MMA_OPS = (MmaOp,)
