@@ -248,6 +248,13 @@ class FallthroughOp(IRDLOperation):
     def __init__(self, dest: Block | None = None) -> None:
         super().__init__(successors=[dest])
 
+    def verify_(self) -> None:
+        block = self.parent_block()
+        if self.dest is None and block is not None and block.next_block is not None:
+            raise VerifyException(
+                "only the last block of a function may fall off its end"
+            )
+
 
 @irdl_op_definition
 class FuncOp(IRDLOperation):

@@ -64,6 +64,7 @@ class InstructionOp(IRDLOperation, ABC):
     """The mnemonic families (`wgmma.mma_async`, `bar`) this op stands for."""
 
     HAS_SUCCESSORS: ClassVar[bool] = False
+    TARGETS_LABEL: ClassVar[bool] = False
 
     guard = opt_operand_def(RegisterType)
     registers = var_operand_def(RegisterType)
@@ -137,10 +138,13 @@ class InstructionOp(IRDLOperation, ABC):
         layout: list[Attribute] = []
         if parser.parse_optional_punctuation("(") is not None:
             layout = operands.parse_layout()
+        # The successor count is fixed by the op and its guard, so a block label that
+        # follows an op without successors is never taken for one.
         successors: list[Block] = []
-        if (successor := parser.parse_optional_successor()) is not None:
-            successors.append(successor)
-            while parser.parse_optional_punctuation(",") is not None:
+        if cls.HAS_SUCCESSORS:
+            for i in range(int(cls.TARGETS_LABEL) + int(guard is not None)):
+                if i:
+                    parser.parse_punctuation(",")
                 successors.append(parser.parse_successor())
         attributes = parser.parse_optional_attr_dict_with_keyword()
         reg_type = RegisterType()
@@ -439,7 +443,6 @@ class CallOp(InstructionOp):
 class _TerminatorOp(InstructionOp, ABC):
     """A PTX instruction that ends a basic block; guarded, it also falls through."""
 
-    TARGETS_LABEL: ClassVar[bool] = False
     HAS_SUCCESSORS: ClassVar[bool] = True
 
     successor_blocks = var_successor_def()
