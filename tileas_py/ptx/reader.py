@@ -290,7 +290,7 @@ class PtxReader:
         if token.text in _SPACES and token.text != ".param":
             lexer.advance()
             var = self.read_variable(_SPACES[token.text], linkage, token)
-            self.symbols.add(var.sym_name.data)
+            self.symbols.add(var.var_name.data)
             return var
         lexer.error(f"unsupported directive '{token.text}'")
 
@@ -544,9 +544,9 @@ class PtxReader:
             lexer.advance()
             var = self.read_variable(_SPACES[directive], None, token)
             var.location = location
-            name = var.sym_name.data
+            name = var.var_name.data
             unique = builder.unique(name)
-            var.sym_name = StringAttr(unique)
+            var.var_name = StringAttr(unique)
             builder.declared.add(unique)
             builder.bind(name, unique)
             builder.declarations.append(var)

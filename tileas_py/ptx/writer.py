@@ -144,7 +144,7 @@ def _function_lines(func: FuncOp) -> Iterator[str]:
     if func.returns.data:
         returns = ", ".join(p.declarator.ptx(".param") for p in func.returns)
         head += f"({returns}) "
-    head += func.sym_name.data
+    head += func.func_name.data
     params = ",\n".join(f"\t{p.declarator.ptx('.param')}" for p in func.params)
     yield f"{head}(\n{params}\n)\n" if params else f"{head}()\n"
     for directive in func.directives:

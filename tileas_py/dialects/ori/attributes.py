@@ -319,7 +319,11 @@ class AddressAttr(ParametrizedAttribute):
 
 
 class _ListAttr(ParametrizedAttribute):
-    """Shared syntax of the operand lists: `#ori.vec<a, b>`."""
+    """Shared syntax of the operand lists: `#ori.vec<a, b>`.
+
+    Each subclass declares `elements` itself: only the fields of the decorated class
+    take part in attribute equality.
+    """
 
     elements: ArrayAttr
 
@@ -347,12 +351,16 @@ class VectorAttr(_ListAttr):
 
     name = "ori.vec"
 
+    elements: ArrayAttr
+
 
 @irdl_attr_definition
 class ParenAttr(_ListAttr):
     """A parenthesised operand list, as `call` uses for its return and argument lists."""
 
     name = "ori.paren"
+
+    elements: ArrayAttr
 
 
 @irdl_attr_definition

@@ -279,7 +279,7 @@ class FuncOp(IRDLOperation):
 
     name = "ori.func"
 
-    sym_name = prop_def(StringAttr)
+    func_name = prop_def(StringAttr)
     kind = prop_def(FunctionKindAttr)
     linkage = opt_prop_def(LinkageAttr)
     params = prop_def(ArrayAttr[ParamAttr])
@@ -291,7 +291,7 @@ class FuncOp(IRDLOperation):
 
     def __init__(
         self,
-        sym_name: str,
+        func_name: str,
         kind: FunctionKind,
         params: Sequence[ParamAttr] = (),
         returns: Sequence[ParamAttr] = (),
@@ -302,7 +302,7 @@ class FuncOp(IRDLOperation):
     ) -> None:
         super().__init__(
             properties={
-                "sym_name": StringAttr(sym_name),
+                "func_name": StringAttr(func_name),
                 "kind": FunctionKindAttr(kind),
                 "linkage": None if linkage is None else LinkageAttr(linkage),
                 "params": ArrayAttr(params),
@@ -357,7 +357,7 @@ class FuncOp(IRDLOperation):
                     f"the declaration block holds only 'ori.reg' and 'ori.var', "
                     f"not '{op.name}'"
                 )
-            name = op.ptx_name if isinstance(op, RegOp) else op.sym_name.data
+            name = op.ptx_name if isinstance(op, RegOp) else op.var_name.data
             if name in names:
                 raise VerifyException(f"'{name}' is declared twice in this function")
             names.add(name)
@@ -368,7 +368,7 @@ class FuncOp(IRDLOperation):
         if self.linkage is not None:
             printer.print_string(f" {self.linkage.data.value}")
         printer.print_string(f" {self.kind.data.value} ")
-        printer.print_symbol_name(self.sym_name.data)
+        printer.print_symbol_name(self.func_name.data)
         _print_params(printer, self.params)
         if self.returns.data:
             printer.print_string(" -> ")

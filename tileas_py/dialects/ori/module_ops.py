@@ -251,7 +251,7 @@ class VarOp(IRDLOperation):
 
     space = prop_def(StateSpaceAttr)
     linkage = opt_prop_def(LinkageAttr)
-    sym_name = prop_def(StringAttr)
+    var_name = prop_def(StringAttr)
     ptx_type = prop_def(PtxTypeAttr)
     align = opt_prop_def(IntAttr)
     vector = opt_prop_def(IntAttr)
@@ -270,7 +270,7 @@ class VarOp(IRDLOperation):
             properties={
                 "space": StateSpaceAttr(space),
                 "linkage": None if linkage is None else LinkageAttr(linkage),
-                "sym_name": StringAttr(declarator.name),
+                "var_name": StringAttr(declarator.name),
                 "ptx_type": PtxTypeAttr(declarator.ptx_type),
                 "align": None if declarator.align is None else IntAttr(declarator.align),
                 "vector": None
@@ -285,7 +285,7 @@ class VarOp(IRDLOperation):
     def declarator(self) -> Declarator:
         return Declarator(
             self.ptx_type.data,
-            self.sym_name.data,
+            self.var_name.data,
             None if self.align is None else self.align.data,
             None if self.vector is None else self.vector.data,
             tuple(d.data for d in self.dims),
