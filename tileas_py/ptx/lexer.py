@@ -32,6 +32,15 @@ class Token(NamedTuple):
 
 
 _SKIP = re.compile(r"(?:\s+|//[^\n]*|/\*[\s\S]*?\*/)*")
+
+
+def _skip(text: str, pos: int) -> int:
+    """The position after the space and comments at `pos`."""
+    match = _SKIP.match(text, pos)
+    assert match is not None, "the skip pattern matches the empty string"
+    return match.end()
+
+
 _TOKEN = re.compile(
     r"(0[fF][0-9a-fA-F]{8}\b|0[dD][0-9a-fA-F]{16}\b)"
     r"|(0[xX][0-9a-fA-F]+U?|0[bB][01]+U?|\d+(?:\.\d*)?(?:[eE][+-]?\d+)?U?)"
@@ -54,7 +63,7 @@ class Lexer:
 
     def _lex(self) -> Token:
         text = self.text
-        pos = _SKIP.match(text, self.pos).end()
+        pos = _skip(text, self.pos)
         if pos >= len(text):
             self.pos = pos
             return Token(Kind.END, "", pos)
@@ -74,7 +83,7 @@ class Lexer:
 
     def next_char(self) -> str:
         """The first character after the current token and any space."""
-        pos = _SKIP.match(self.text, self.pos).end()
+        pos = _skip(self.text, self.pos)
         return self.text[pos : pos + 1]
 
     def take_punct(self, punct: str) -> bool:

@@ -14,7 +14,6 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import (
@@ -25,7 +24,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tileas_py.dialects.ori.attributes import (
     SINK,
@@ -266,8 +265,10 @@ class PtxReader:
 
     def read_string(self) -> str:
         token = self.expect(Kind.STRING, "a string")
-        return token.text[1:-1].encode("latin-1", "backslashreplace").decode(
-            "unicode_escape"
+        return (
+            token.text[1:-1]
+            .encode("latin-1", "backslashreplace")
+            .decode("unicode_escape")
         )
 
     def read_pragma(self) -> PragmaOp:
@@ -325,7 +326,13 @@ class PtxReader:
             dims.append(self.expect_integer())
             lexer.expect_punct("]")
         return Declarator(
-            _TYPES[type_token.text], name, align, vector, tuple(dims), ptr_space, ptr_align
+            _TYPES[type_token.text],
+            name,
+            align,
+            vector,
+            tuple(dims),
+            ptr_space,
+            ptr_align,
         )
 
     def read_variable(
@@ -400,7 +407,11 @@ class PtxReader:
 
     def read_function(self, linkage: Linkage | None) -> FuncOp:
         lexer = self.lexer
-        kind = FunctionKind.ENTRY if lexer.advance().text == ".entry" else FunctionKind.FUNC
+        kind = (
+            FunctionKind.ENTRY
+            if lexer.advance().text == ".entry"
+            else FunctionKind.FUNC
+        )
         returns: list[ParamAttr] = []
         if kind is FunctionKind.FUNC and lexer.current.text == "(":
             returns = self.read_params()
@@ -632,7 +643,14 @@ class PtxReader:
         location = self.location(start.start)
         op_class = instruction_class(opcode)
         if root in _TERMINATOR_ROOTS:
-            self.read_terminator(builder, op_class, opcode, guard, negated, location)
+            self.read_terminator(
+                builder,
+                op_class,
+                opcode,
+                guard=guard,
+                negated=negated,
+                location=location,
+            )
             return
         registers: list[SSAValue] = []
         layout: list[Attribute] = []
@@ -645,9 +663,7 @@ class PtxReader:
             role = first_operand_role(opcode)
             if role != "use":
                 layout[0] = _with_role(layout[0], Role(role))
-        op = op_class(
-            opcode, layout, registers, guard=guard, guard_negated=negated
-        )
+        op = op_class(opcode, layout, registers, guard=guard, guard_negated=negated)
         op.location = location
         builder.block_for_code().add_op(op)
 
@@ -656,6 +672,7 @@ class PtxReader:
         builder: _FunctionBuilder,
         op_class: type[InstructionOp],
         opcode: str,
+        *,
         guard: SSAValue | None,
         negated: bool,
         location: FileLineColLoc,
@@ -671,9 +688,7 @@ class PtxReader:
         lexer.expect_punct(";")
         if guard is not None:
             successors.append(_UNRESOLVED)
-        op = op_class(
-            opcode, guard=guard, guard_negated=negated, successors=successors
-        )
+        op = op_class(opcode, guard=guard, guard_negated=negated, successors=successors)
         op.location = location
         builder.block_for_code()
         builder.end_block(op, falls_through=guard is not None)
@@ -774,9 +789,7 @@ def _with_role(operand: Attribute, role: Role) -> Attribute:
     if isinstance(operand, VectorAttr):
         return VectorAttr([_with_role(e, role) for e in operand.elements])
     if isinstance(operand, PairAttr):
-        return PairAttr(_with_role(operand.first, role), _with_role(operand.second, role))
+        return PairAttr(
+            _with_role(operand.first, role), _with_role(operand.second, role)
+        )
     return operand
-
-
-def _region(blocks: Sequence[Block]) -> Region:
-    return Region(list(blocks))

@@ -18,6 +18,7 @@ from typing import IO, ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, SymbolRefAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.utils.hints import isa
 from xdsl.utils.target import Target
 
 from tileas_py.diagnostics import LocatedPassFailure
@@ -113,7 +114,8 @@ def _module_lines(module: ModuleOp) -> Iterator[str]:
             yield from _function_lines(op)
         else:
             raise PtxWriteError(
-                op, f"'{op.name}' op has no PTX form: only ori ops can be printed as PTX"
+                op,
+                f"'{op.name}' op has no PTX form: only ori ops can be printed as PTX",
             )
 
 
@@ -126,7 +128,7 @@ def _variable(op: VarOp) -> str:
 
 
 def _initializer(init: Attribute) -> str:
-    if isinstance(init, ArrayAttr):
+    if isa(init, ArrayAttr[Attribute]):
         return "{" + ", ".join(_initializer(e) for e in init) + "}"
     if isinstance(init, ImmAttr):
         return str(init.value.data)
@@ -275,7 +277,8 @@ class _FunctionWriter:
             yield f"\t.pragma {', '.join(_quote(s.data) for s in op.strings)};\n"
         else:
             raise PtxWriteError(
-                op, f"'{op.name}' op has no PTX form: only ori ops can be printed as PTX"
+                op,
+                f"'{op.name}' op has no PTX form: only ori ops can be printed as PTX",
             )
 
     def _instruction(self, op: InstructionOp) -> str:

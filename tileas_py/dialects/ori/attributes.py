@@ -155,7 +155,7 @@ class SlotAttr(ParametrizedAttribute):
     role_name: StringAttr
 
     def __init__(self, role: Role) -> None:
-        super().__init__(StringAttr(role.value))
+        super().__init__(StringAttr(str(role)))
 
     @property
     def role(self) -> Role:
@@ -318,49 +318,57 @@ class AddressAttr(ParametrizedAttribute):
         return (base, IntAttr(offset), ArrayAttr(rest))
 
 
-class _ListAttr(ParametrizedAttribute):
-    """Shared syntax of the operand lists: `#ori.vec<a, b>`.
+def _print_list(printer: Printer, elements: ArrayAttr[Attribute]) -> None:
+    with printer.in_angle_brackets():
+        printer.print_list(elements, printer.print_attribute)
 
-    Each subclass declares `elements` itself: only the fields of the decorated class
-    take part in attribute equality.
-    """
 
-    elements: ArrayAttr
+def _parse_list(parser: AttrParser) -> Sequence[Attribute]:
+    with parser.in_angle_brackets():
+        if parser.parse_optional_punctuation(">") is not None:
+            return (ArrayAttr(()),)
+        elements = parser.parse_comma_separated_list(
+            parser.Delimiter.NONE, parser.parse_attribute
+        )
+    return (ArrayAttr(elements),)
+
+
+@irdl_attr_definition
+class VectorAttr(ParametrizedAttribute):
+    """A vector operand, `{%f1, %f2, %f3, %f4}`."""
+
+    name = "ori.vec"
+
+    elements: ArrayAttr[Attribute]
 
     def __init__(self, elements: Sequence[Attribute]) -> None:
         super().__init__(ArrayAttr(elements))
 
     def print_parameters(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            printer.print_list(self.elements, printer.print_attribute)
+        _print_list(printer, self.elements)
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            if parser.parse_optional_punctuation(">") is not None:
-                return (ArrayAttr(()),)
-            elements = parser.parse_comma_separated_list(
-                parser.Delimiter.NONE, parser.parse_attribute
-            )
-        return (ArrayAttr(elements),)
+        return _parse_list(parser)
 
 
 @irdl_attr_definition
-class VectorAttr(_ListAttr):
-    """A vector operand, `{%f1, %f2, %f3, %f4}`."""
-
-    name = "ori.vec"
-
-    elements: ArrayAttr
-
-
-@irdl_attr_definition
-class ParenAttr(_ListAttr):
+class ParenAttr(ParametrizedAttribute):
     """A parenthesised operand list, as `call` uses for its return and argument lists."""
 
     name = "ori.paren"
 
-    elements: ArrayAttr
+    elements: ArrayAttr[Attribute]
+
+    def __init__(self, elements: Sequence[Attribute]) -> None:
+        super().__init__(ArrayAttr(elements))
+
+    def print_parameters(self, printer: Printer) -> None:
+        _print_list(printer, self.elements)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return _parse_list(parser)
 
 
 @irdl_attr_definition

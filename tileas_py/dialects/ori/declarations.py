@@ -61,7 +61,7 @@ class Declarator:
             printer.print_string(f"align {self.align} ")
         if self.vector is not None:
             printer.print_string(f"v{self.vector} ")
-        printer.print_string(self.ptx_type.value)
+        printer.print_string(str(self.ptx_type))
         if self.ptr_space is not None:
             printer.print_string(" ptr")
             if self.ptr_space != "generic":
@@ -126,8 +126,8 @@ def _optional_int(value: int | None) -> IntAttr | NoneAttr:
     return NoneAttr() if value is None else IntAttr(value)
 
 
-def _int_or_none(attr: Attribute) -> int | None:
-    return attr.data if isinstance(attr, IntAttr) else None
+def _int_or_none(attr: IntAttr | NoneAttr) -> int | None:
+    return None if isinstance(attr, NoneAttr) else attr.data
 
 
 @irdl_attr_definition
@@ -206,9 +206,7 @@ class DirectiveAttr(ParametrizedAttribute):
 
     def verify(self) -> None:
         if self.directive.data not in PERFORMANCE_DIRECTIVES:
-            raise VerifyException(
-                f"unknown function directive '{self.directive.data}'"
-            )
+            raise VerifyException(f"unknown function directive '{self.directive.data}'")
 
     def print_body(self, printer: Printer) -> None:
         printer.print_string(self.directive.data)

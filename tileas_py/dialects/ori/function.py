@@ -95,7 +95,9 @@ class RegOp(IRDLOperation):
                 "ptx_type": PtxTypeAttr(ptx_type),
                 "reg_name": StringAttr(reg_name),
                 "index": None if index is None else IntegerAttr(index, 64),
-                "reg_class": None if reg_class is None else RegisterClassAttr(reg_class),
+                "reg_class": None
+                if reg_class is None
+                else RegisterClassAttr(reg_class),
             },
         )
         self.result.name_hint = self.ptx_name.lstrip("%") or None
@@ -392,7 +394,9 @@ class FuncOp(IRDLOperation):
         if parser.parse_optional_punctuation("->") is not None:
             returns = _parse_params(parser)
         directives: list[DirectiveAttr] = []
-        while (d := parser.parse_optional_keyword_in(PERFORMANCE_DIRECTIVES)) is not None:
+        while (
+            d := parser.parse_optional_keyword_in(PERFORMANCE_DIRECTIVES)
+        ) is not None:
             directives.append(DirectiveAttr.parse_body(parser, d))
         attributes = parser.parse_optional_attr_dict_with_keyword()
         body = parser.parse_optional_region() or Region()

@@ -400,7 +400,11 @@ class CallOp(InstructionOp):
 
     def _parts(self) -> tuple[ParenAttr | None, Attribute, ParenAttr | None]:
         operands = list(self.layout.data)
-        returns = operands.pop(0) if isinstance(operands[0], ParenAttr) else None
+        first = operands[0]
+        returns = None
+        if isinstance(first, ParenAttr):
+            returns = first
+            operands.pop(0)
         callee = operands.pop(0)
         arguments = operands.pop(0) if operands else None
         assert arguments is None or isinstance(arguments, ParenAttr)

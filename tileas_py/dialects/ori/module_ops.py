@@ -23,6 +23,7 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 
 from tileas_py.dialects.ori.attributes import (
     FloatImmAttr,
@@ -150,7 +151,11 @@ class FileOp(IRDLOperation):
     )
 
     def __init__(
-        self, index: int, path: str, timestamp: int | None = None, size: int | None = None
+        self,
+        index: int,
+        path: str,
+        timestamp: int | None = None,
+        size: int | None = None,
     ) -> None:
         super().__init__(
             properties={
@@ -187,7 +192,7 @@ INITIALIZER_LEAVES = (ImmAttr, FloatImmAttr, SymbolRefAttr, GenericAddressAttr)
 
 
 def _check_initializer(init: Attribute) -> None:
-    if isinstance(init, ArrayAttr):
+    if isa(init, ArrayAttr[Attribute]):
         for element in init:
             _check_initializer(element)
     elif not isinstance(init, INITIALIZER_LEAVES):
@@ -195,7 +200,7 @@ def _check_initializer(init: Attribute) -> None:
 
 
 def _print_initializer(printer: Printer, init: Attribute) -> None:
-    if isinstance(init, ArrayAttr):
+    if isa(init, ArrayAttr[Attribute]):
         printer.print_string("[")
         printer.print_list(init, lambda e: _print_initializer(printer, e))
         printer.print_string("]")
@@ -272,7 +277,9 @@ class VarOp(IRDLOperation):
                 "linkage": None if linkage is None else LinkageAttr(linkage),
                 "var_name": StringAttr(declarator.name),
                 "ptx_type": PtxTypeAttr(declarator.ptx_type),
-                "align": None if declarator.align is None else IntAttr(declarator.align),
+                "align": None
+                if declarator.align is None
+                else IntAttr(declarator.align),
                 "vector": None
                 if declarator.vector is None
                 else IntAttr(declarator.vector),

@@ -21,10 +21,22 @@ HOPPER = GPUTarget("cuda", 90, 32)
 
 
 @triton.jit
-def matmul_kernel(
-    a_ptr, b_ptr, c_ptr, M, N, K,
-    stride_am, stride_ak, stride_bk, stride_bn, stride_cm, stride_cn,
-    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+def matmul_kernel(  # noqa: PLR0917 (a Triton kernel signature)
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    stride_am,
+    stride_ak,
+    stride_bk,
+    stride_bn,
+    stride_cm,
+    stride_cn,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    BLOCK_K: tl.constexpr,
     GROUP_M: tl.constexpr,
 ):
     """The tutorial GEMM: pointer loads, which Triton pipelines with cp.async."""
@@ -58,9 +70,16 @@ def matmul_kernel(
 
 
 @triton.jit
-def matmul_tma_kernel(
-    a_desc, b_desc, c_desc, M, N, K,
-    BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+def matmul_tma_kernel(  # noqa: PLR0917 (a Triton kernel signature)
+    a_desc,
+    b_desc,
+    c_desc,
+    M,
+    N,
+    K,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    BLOCK_K: tl.constexpr,
 ):
     """A GEMM through tensor descriptors: TMA loads into an mbarrier pipeline."""
     pid = tl.program_id(axis=0)
@@ -79,36 +98,75 @@ def matmul_tma_kernel(
 
 def pointer_gemm(block_n: int) -> str:
     signature = {
-        "a_ptr": "*fp16", "b_ptr": "*fp16", "c_ptr": "*fp16",
-        "M": "i32", "N": "i32", "K": "i32",
-        "stride_am": "i32", "stride_ak": "constexpr", "stride_bk": "i32",
-        "stride_bn": "constexpr", "stride_cm": "i32", "stride_cn": "constexpr",
-        "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr",
+        "a_ptr": "*fp16",
+        "b_ptr": "*fp16",
+        "c_ptr": "*fp16",
+        "M": "i32",
+        "N": "i32",
+        "K": "i32",
+        "stride_am": "i32",
+        "stride_ak": "constexpr",
+        "stride_bk": "i32",
+        "stride_bn": "constexpr",
+        "stride_cm": "i32",
+        "stride_cn": "constexpr",
+        "BLOCK_M": "constexpr",
+        "BLOCK_N": "constexpr",
+        "BLOCK_K": "constexpr",
         "GROUP_M": "constexpr",
     }
     constexprs = {
-        "stride_ak": 1, "stride_bn": 1, "stride_cn": 1,
-        "BLOCK_M": 128, "BLOCK_N": block_n, "BLOCK_K": 64, "GROUP_M": 8,
+        "stride_ak": 1,
+        "stride_bn": 1,
+        "stride_cn": 1,
+        "BLOCK_M": 128,
+        "BLOCK_N": block_n,
+        "BLOCK_K": 64,
+        "GROUP_M": 8,
     }
-    divisible = ["a_ptr", "b_ptr", "c_ptr", "M", "N", "K", "stride_am", "stride_bk", "stride_cm"]
-    attrs = {(list(signature).index(name),): [["tt.divisibility", 16]] for name in divisible}
+    divisible = [
+        "a_ptr",
+        "b_ptr",
+        "c_ptr",
+        "M",
+        "N",
+        "K",
+        "stride_am",
+        "stride_bk",
+        "stride_cm",
+    ]
+    attrs = {
+        (list(signature).index(name),): [["tt.divisibility", 16]] for name in divisible
+    }
     src = ASTSource(matmul_kernel, signature, constexprs, attrs)
-    kernel = triton.compile(src, target=HOPPER, options={"num_warps": 8, "num_stages": 3})
+    kernel = triton.compile(
+        src, target=HOPPER, options={"num_warps": 8, "num_stages": 3}
+    )
     return kernel.asm["ptx"]
 
 
 def tma_gemm() -> str:
     desc = "tensordesc<fp16[{}, {}]>"
     signature = {
-        "a_desc": desc.format(128, 64), "b_desc": desc.format(128, 64),
+        "a_desc": desc.format(128, 64),
+        "b_desc": desc.format(128, 64),
         "c_desc": desc.format(128, 128),
-        "M": "i32", "N": "i32", "K": "i32",
-        "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr",
+        "M": "i32",
+        "N": "i32",
+        "K": "i32",
+        "BLOCK_M": "constexpr",
+        "BLOCK_N": "constexpr",
+        "BLOCK_K": "constexpr",
     }
     constexprs = {"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}
-    attrs = {(list(signature).index(name),): [["tt.divisibility", 16]] for name in ("M", "N", "K")}
+    attrs = {
+        (list(signature).index(name),): [["tt.divisibility", 16]]
+        for name in ("M", "N", "K")
+    }
     src = ASTSource(matmul_tma_kernel, signature, constexprs, attrs)
-    kernel = triton.compile(src, target=HOPPER, options={"num_warps": 8, "num_stages": 3})
+    kernel = triton.compile(
+        src, target=HOPPER, options={"num_warps": 8, "num_stages": 3}
+    )
     return kernel.asm["ptx"]
 
 
