@@ -108,13 +108,13 @@ class Lexer:
         while True:
             close = text.find("}", pos)
             if close < 0:
-                self.error_at(start, start, "unterminated section body")
+                self.error_at(start - 1, start, "unterminated section body")
             comment = text.find("//", pos, close)
             if comment < 0:
                 break
             pos = text.find("\n", comment)
             if pos < 0:
-                self.error_at(start, start, "unterminated section body")
+                self.error_at(start - 1, start, "unterminated section body")
         self.pos = close + 1
         self.current = self._lex()
         return text[start:close]

@@ -640,6 +640,8 @@ class PtxReader:
         root = opcode.split(".", 1)[0]
         if root not in KNOWN_ROOTS:
             lexer.error(f"Not a name of any known instruction: '{root}'", mnemonic)
+        if root == "brx":
+            lexer.error("indirect branches (brx.idx) are not supported", mnemonic)
         location = self.location(start.start)
         op_class = instruction_class(opcode)
         if root in _TERMINATOR_ROOTS:
@@ -678,8 +680,6 @@ class PtxReader:
         location: FileLineColLoc,
     ) -> None:
         lexer = self.lexer
-        if opcode.startswith("brx"):
-            lexer.error("indirect branches (brx.idx) are not supported")
         successors: list[Block] = []
         label_token = None
         if op_class is BraOp:

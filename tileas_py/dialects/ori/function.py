@@ -233,10 +233,11 @@ class LocOp(IRDLOperation):
 class FallthroughOp(IRDLOperation):
     """Where PTX simply runs into the next block; nothing is printed for it.
 
-    Without a successor it marks code that runs off the end of the function.
+    Without a successor (`end`) it marks code that runs off the end of the function.
 
     Example:
         ori.fallthrough ^bb1
+        ori.fallthrough end
     """
 
     name = "ori.fallthrough"
@@ -245,10 +246,29 @@ class FallthroughOp(IRDLOperation):
 
     traits = traits_def(IsTerminator())
 
-    assembly_format = "($dest^)? attr-dict"
-
     def __init__(self, dest: Block | None = None) -> None:
         super().__init__(successors=[dest])
+
+    # `end` rather than nothing for the form without a successor: a block label after
+    # it must never be read as its successor.
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        if self.dest is None:
+            printer.print_string("end")
+        else:
+            printer.print_block_name(self.dest)
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FallthroughOp:
+        dest = None
+        if parser.parse_optional_keyword("end") is None:
+            dest = parser.parse_successor()
+        op = FallthroughOp(dest)
+        if (attributes := parser.parse_optional_attr_dict_with_keyword()) is not None:
+            op.attributes.update(attributes.data)
+        return op
 
     def verify_(self) -> None:
         block = self.parent_block()

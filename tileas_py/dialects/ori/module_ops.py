@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     IntAttr,
     IntegerAttr,
+    ModuleOp,
     StringAttr,
     SymbolRefAttr,
 )
@@ -299,6 +300,16 @@ class VarOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
+        from tileas_py.dialects.ori.function import FuncOp
+
+        parent = self.parent_op()
+        block = self.parent_block()
+        in_function = isinstance(parent, FuncOp) and block is parent.body.blocks.first
+        if parent is not None and not isinstance(parent, ModuleOp) and not in_function:
+            raise VerifyException(
+                "variables are declared at module level or in the entry block of an "
+                "'ori.func'"
+            )
         if self.align is not None and (
             self.align.data <= 0 or self.align.data & (self.align.data - 1)
         ):
