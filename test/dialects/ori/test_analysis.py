@@ -177,7 +177,9 @@ def test_analyses_on_the_triton_tma_gemm() -> None:
     assert len(accumulators) == 64
     numbering = RegisterNumbering(func)
     live_in, _ = liveness(cfg, numbering)
-    loop_blocks = [cfg.blocks[i] for i, b in enumerate(live_in) if b & numbering.mask(accumulators)]
+    loop_blocks = [
+        cfg.blocks[i] for i, b in enumerate(live_in) if b & numbering.mask(accumulators)
+    ]
     # The accumulators are live around the K loop, which the first block dominates.
     assert loop_blocks
     assert all(cfg.dominates(cfg.blocks[0], b) for b in loop_blocks)

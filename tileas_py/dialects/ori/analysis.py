@@ -78,7 +78,9 @@ class ControlFlowGraph:
         self.predecessors: list[list[int]] = [[] for _ in self.blocks]
         for i, block in enumerate(self.blocks):
             terminator = block.last_op
-            targets = [] if terminator is None else terminator.successors
+            targets: Sequence[Block] = (
+                () if terminator is None else terminator.successors
+            )
             succs = list(dict.fromkeys(self.index[t] for t in targets))
             self.successors.append(succs)
             for s in succs:
