@@ -1,10 +1,11 @@
-"""A hand-written, regex-driven PTX tokenizer: one pass over the text, linear in its size.
+"""A hand-written, regex-driven PTX tokenizer: one scan of the text, linear in its size.
 
 PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#syntax
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from enum import IntEnum
 from typing import NamedTuple, NoReturn
@@ -22,23 +23,15 @@ class Kind(IntEnum):
     DIRECTIVE = 4
     IDENT = 5
     PUNCT = 6
-    END = 7
+    SPACE = 7
+    ERROR = 8
+    END = 9
 
 
 class Token(NamedTuple):
     kind: Kind
     text: str
     start: int
-
-
-_SKIP = re.compile(r"(?:\s+|//[^\n]*|/\*[\s\S]*?\*/)*")
-
-
-def _skip(text: str, pos: int) -> int:
-    """The position after the space and comments at `pos`."""
-    match = _SKIP.match(text, pos)
-    assert match is not None, "the skip pattern matches the empty string"
-    return match.end()
 
 
 _TOKEN = re.compile(
@@ -48,43 +41,54 @@ _TOKEN = re.compile(
     r"|(\.[A-Za-z_][\w$]*)"
     r"|([A-Za-z_$%][\w$]*(?:\.[\w$]+(?:::[\w$]+)*)*)"
     r"|([{}\[\]();,:@!+\-|<>=*])"
+    r"|(\s+|//[^\n]*|/\*[\s\S]*?\*/)"
+    r"|([\s\S])"
 )
 _KINDS = tuple(Kind)
 
 
 class Lexer:
-    """Tokens on demand, with one token of lookahead."""
+    """The tokens of a whole text, found by one regex scan, with lookahead.
+
+    A character no token starts with becomes an ERROR token, reported only if the parser
+    reaches it (section bodies, kept raw, are skipped over without being judged).
+    """
 
     def __init__(self, text: str, name: str) -> None:
         self.text = text
         self.input = Input(text, name)
-        self.pos = 0
-        self.current = self._lex()
+        kinds = _KINDS
+        space = Kind.SPACE
+        self.tokens: list[Token] = [
+            Token(kind, match.group(), match.start())
+            for match in _TOKEN.finditer(text)
+            if (kind := kinds[match.lastindex - 1]) is not space  # pyright: ignore[reportOptionalOperand]
+        ]
+        self.tokens.append(Token(Kind.END, "", len(text)))
+        self.index = 0
+        self.current = self.tokens[0]
+        self._check(self.current)
 
-    def _lex(self) -> Token:
-        text = self.text
-        pos = _skip(text, self.pos)
-        if pos >= len(text):
-            self.pos = pos
-            return Token(Kind.END, "", pos)
-        if text.startswith("/*", pos):
-            self.error_at(pos, pos + 2, "unterminated /* comment")
-        match = _TOKEN.match(text, pos)
-        if match is None:
-            self.error_at(pos, pos + 1, f"unexpected character '{text[pos]}'")
-        self.pos = match.end()
-        return Token(_KINDS[match.lastindex - 1], match.group(), pos)  # pyright: ignore[reportOptionalOperand]
+    def _check(self, token: Token) -> None:
+        if token.kind is not Kind.ERROR:
+            return
+        if self.text.startswith("/*", token.start):
+            self.error_at(token.start, token.start + 2, "unterminated /* comment")
+        self.error(f"unexpected character '{token.text}'", token)
 
     def advance(self) -> Token:
         """Consume and return the current token."""
         token = self.current
-        self.current = self._lex()
+        if token.kind is not Kind.END:
+            self.index += 1
+            self.current = self.tokens[self.index]
+            if self.current.kind is Kind.ERROR:
+                self._check(self.current)
         return token
 
-    def next_char(self) -> str:
-        """The first character after the current token and any space."""
-        pos = _skip(self.text, self.pos)
-        return self.text[pos : pos + 1]
+    def peek(self) -> Token:
+        """The token after the current one."""
+        return self.tokens[min(self.index + 1, len(self.tokens) - 1)]
 
     def take_punct(self, punct: str) -> bool:
         if self.current.kind is Kind.PUNCT and self.current.text == punct:
@@ -98,12 +102,12 @@ class Lexer:
         return self.advance()
 
     def raw_until_closing_brace(self) -> str:
-        """Text from here to the next `}` outside comments and strings, which is consumed.
+        """Text from after the current `{` to the next `}` outside comments, consumed.
 
-        For `.section` bodies, kept verbatim. The current token must be the `{`.
+        For `.section` bodies, kept verbatim.
         """
         text = self.text
-        start = self.pos
+        start = self.current.start + 1
         pos = start
         while True:
             close = text.find("}", pos)
@@ -115,8 +119,10 @@ class Lexer:
             pos = text.find("\n", comment)
             if pos < 0:
                 self.error_at(start - 1, start, "unterminated section body")
-        self.pos = close + 1
-        self.current = self._lex()
+        index = bisect.bisect_right(self.tokens, close, key=lambda t: t.start)
+        self.index = index
+        self.current = self.tokens[index]
+        self._check(self.current)
         return text[start:close]
 
     def error(self, message: str, token: Token | None = None) -> NoReturn:

@@ -15,14 +15,21 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
+from functools import cache
 
 from xdsl.dialects.builtin import (
+    I32,
+    I64,
     ArrayAttr,
+    DenseArrayBase,
     FileLineColLoc,
     IntAttr,
+    IntegerAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
+    UnitAttr,
+    i32,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
@@ -40,6 +47,8 @@ from tileas_py.dialects.ori.attributes import (
     PairAttr,
     ParenAttr,
     PtxType,
+    PtxTypeAttr,
+    RegisterType,
     Role,
     SlotAttr,
     SpecialRegAttr,
@@ -119,6 +128,7 @@ class _FunctionBuilder:
         self.declarations: list[Operation] = []
         self.declared: set[str] = set()
         self.labels_used: set[str] = set()
+        self.suffixes: dict[str, int] = {}
         self.visible: dict[str, SSAValue | str] = {}
         self.scopes: list[_Scope] = [_Scope()]
         self.blocks: list[Block] = []
@@ -130,13 +140,17 @@ class _FunctionBuilder:
         self.blocks.append(block)
         return block
 
-    def unique(self, name: str) -> str:
-        """`name`, or `name$N` if the function already declares `name`."""
-        if name not in self.declared:
+    def unique(self, name: str, taken: set[str] | None = None) -> str:
+        """`name`, or `name$N` if the function already has `name` (in `taken`)."""
+        taken = self.declared if taken is None else taken
+        if name not in taken:
             return name
-        n = 1
-        while f"{name}${n}" in self.declared:
+        # Counting on from the last suffix given keeps renaming linear when one inline
+        # asm snippet is repeated many times.
+        n = self.suffixes.get(name, 1)
+        while f"{name}${n}" in taken:
             n += 1
+        self.suffixes[name] = n + 1
         return f"{name}${n}"
 
     def bind(self, name: str, value: SSAValue | str) -> None:
@@ -183,8 +197,8 @@ class PtxReader:
         self.line_start = text.rfind("\n", 0, pos) + 1
         return FileLineColLoc(
             self.file,
-            IntAttr(self.line + self.line_offset),
-            IntAttr(pos - self.line_start + 1),
+            _int_attr(self.line + self.line_offset),
+            _int_attr(pos - self.line_start + 1),
         )
 
     # -- tokens ---------------------------------------------------------------------------
@@ -381,7 +395,7 @@ class PtxReader:
             bits = struct.unpack("<Q", struct.pack("<d", -value if negative else value))
             return FloatImmAttr(64, bits[0])
         value = integer_value(text)
-        return ImmAttr(-value if negative else value)
+        return _imm(-value if negative else value)
 
     # -- functions ------------------------------------------------------------------------
 
@@ -465,7 +479,7 @@ class PtxReader:
                 self.read_body_directive(token)
                 continue
             if token.kind is Kind.IDENT:
-                if lexer.next_char() == ":":
+                if lexer.peek().text == ":":
                     self.read_label(token)
                 else:
                     self.read_instruction()
@@ -516,12 +530,7 @@ class PtxReader:
             if current is not None:
                 current.add_op(FallthroughOp(block))
             builder.current = block
-        name = token.text
-        if name in builder.labels_used:
-            n = 1
-            while f"{name}${n}" in builder.labels_used:
-                n += 1
-            name = f"{name}${n}"
+        name = builder.unique(token.text, builder.labels_used)
         builder.labels_used.add(name)
         label = LabelOp(name)
         label.location = self.location(token.start)
@@ -586,10 +595,11 @@ class PtxReader:
                 full = prefix if index is None else f"{prefix}{index}"
                 unique = builder.unique(full)
                 reg = (
-                    RegOp(ptx_type, prefix, index)
+                    _register(ptx_type, prefix, index)
                     if unique == full
-                    else RegOp(ptx_type, unique)
+                    else _register(ptx_type, unique, None)
                 )
+                reg.result.name_hint = unique.lstrip("%") or None
                 reg.location = location
                 builder.declared.add(unique)
                 builder.bind(full, reg.result)
@@ -665,7 +675,7 @@ class PtxReader:
             role = first_operand_role(opcode)
             if role != "use":
                 layout[0] = _with_role(layout[0], Role(role))
-        op = op_class(opcode, layout, registers, guard=guard, guard_negated=negated)
+        op = _instruction(op_class, opcode, layout, registers, guard, negated)
         op.location = location
         builder.block_for_code().add_op(op)
 
@@ -776,6 +786,72 @@ class PtxReader:
         if name in self.symbols or name in self.params:
             return SymbolRefAttr(name)
         self.lexer.error(f"Unknown symbol '{name}'", token)
+
+
+def _instruction(  # noqa: PLR0917 (mirrors the op constructor)
+    op_class: type[InstructionOp],
+    opcode: str,
+    layout: list[Attribute],
+    registers: list[SSAValue],
+    guard: SSAValue | None,
+    negated: bool,
+) -> InstructionOp:
+    """`op_class(opcode, layout, registers, ...)`, built through `create` with shared
+    attributes: a third of the cost of the IRDL constructor, on the reader's hot path."""
+    properties: dict[str, Attribute] = {
+        "opcode": _string_attr(opcode),
+        "layout": ArrayAttr(layout),
+        "operandSegmentSizes": _segment_sizes(guard is not None, len(registers)),
+    }
+    if negated:
+        properties["guard_negated"] = _UNIT
+    operands = registers if guard is None else [guard, *registers]
+    return op_class.create(operands=operands, properties=properties)
+
+
+def _register(ptx_type: PtxType, name: str, index: int | None) -> RegOp:
+    """`RegOp(ptx_type, name, index)` through `create`, with shared attributes."""
+    properties: dict[str, Attribute] = {
+        "ptx_type": _ptx_type_attr(ptx_type),
+        "reg_name": _string_attr(name),
+    }
+    if index is not None:
+        properties["index"] = _index_attr(index)
+    return RegOp.create(result_types=[_REGISTER], properties=properties)
+
+
+_REGISTER = RegisterType()
+_UNIT = UnitAttr()
+
+
+@cache
+def _ptx_type_attr(ptx_type: PtxType) -> PtxTypeAttr:
+    return PtxTypeAttr(ptx_type)
+
+
+@cache
+def _index_attr(index: int) -> IntegerAttr[I64]:
+    return IntegerAttr(index, 64)
+
+
+@cache
+def _string_attr(text: str) -> StringAttr:
+    return StringAttr(text)
+
+
+@cache
+def _segment_sizes(guarded: bool, registers: int) -> DenseArrayBase[I32]:
+    return DenseArrayBase.from_list(i32, (int(guarded), registers))
+
+
+@cache
+def _imm(value: int) -> ImmAttr:
+    return ImmAttr(value)
+
+
+@cache
+def _int_attr(value: int) -> IntAttr:
+    return IntAttr(value)
 
 
 _UNRESOLVED = Block()
