@@ -127,7 +127,7 @@ def time_ptxas(path: Path) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser = argparse.ArgumentParser(description="PTX -> ori -> PTX against ptxas")
     parser.add_argument("sizes", nargs="*", type=int, default=[1000, 10000, 50000])
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()

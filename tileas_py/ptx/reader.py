@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import (
     SymbolRefAttr,
     UnitAttr,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
@@ -831,7 +832,7 @@ def _ptx_type_attr(ptx_type: PtxType) -> PtxTypeAttr:
 
 @cache
 def _index_attr(index: int) -> IntegerAttr[I64]:
-    return IntegerAttr(index, 64)
+    return IntegerAttr(index, i64)
 
 
 @cache
