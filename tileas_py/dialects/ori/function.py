@@ -367,13 +367,15 @@ class FuncOp(IRDLOperation):
         if self.is_declaration:
             return
         block = self.declaration_block
-        *declarations, terminator = block.ops
+        terminator = block.last_op
         if not isinstance(terminator, FallthroughOp) or terminator.dest is None:
             raise VerifyException(
                 "the declaration block must end in an 'ori.fallthrough' to the code"
             )
         names: set[str] = set()
-        for op in declarations:
+        for op in block.ops:
+            if op is terminator:
+                break
             if not isinstance(op, RegOp | VarOp):
                 raise VerifyException(
                     f"the declaration block holds only 'ori.reg' and 'ori.var', "

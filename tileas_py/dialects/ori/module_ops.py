@@ -247,6 +247,8 @@ class VarOp(IRDLOperation):
 
     At module level it is a global declaration; inside a function it sits in the
     declaration block (`.local` stack depots, call-sequence `.param` scratch variables).
+    Not an MLIR symbol op: PTX may declare a name (`.extern`) before defining it, which an
+    MLIR symbol table would reject as a redefinition.
 
     Example:
         ori.var visible global align 1 b8 @"$str"[4] = [104, 105, 10, 0]
