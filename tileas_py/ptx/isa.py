@@ -216,6 +216,9 @@ def first_operand_role(opcode: str) -> str:
     parts = tuple(opcode.split("."))
     if parts[:2] in _INOUT_PREFIXES:
         return "inout"
+    if parts[0] in ("bar", "barrier") and "red" in parts:
+        # The reducing barriers write their result: `bar.red.popc.u32 %r1, 0, %p1`.
+        return "def"
     if parts[:1] in _NO_DEFINITION_PREFIXES or parts[:2] in _NO_DEFINITION_PREFIXES:
         return "use"
     return "def"

@@ -184,3 +184,14 @@ def test_analyses_on_the_triton_tma_gemm() -> None:
     assert loop_blocks
     assert all(cfg.dominates(cfg.blocks[0], b) for b in loop_blocks)
     assert mmas[0].location is not None
+
+
+def test_reducing_barriers_define_their_result() -> None:
+    func = function(
+        ".reg .pred %p<2>;\n.reg .b32 %r1;\n"
+        "bar.red.popc.u32 %r1, 0, %p0;\nbarrier.cta.red.and.pred %p1, 1, %p0;"
+    )
+    red, red_pred = instructions(func)
+    assert names(defs(red)) == ["%r1"]
+    assert names(uses(red)) == ["%p0"]
+    assert names(defs(red_pred)) == ["%p1"]

@@ -144,6 +144,11 @@ def test_instruction_class_picks_the_longest_family(opcode: str, op: type) -> No
         ("mbarrier.arrive.shared::cta.b64", "def"),
         ("red.global.add.u32", "use"),
         ("shfl.sync.bfly.b32", "def"),
+        ("bar.sync", "use"),
+        ("bar.red.popc.u32", "def"),
+        ("barrier.cta.red.and.pred", "def"),
+        ("atom.global.add.u32", "def"),
+        ("cp.async.bulk.tensor.2d.shared::cluster.global.tile", "use"),
     ],
 )
 def test_first_operand_roles(opcode: str, role: str) -> None:
