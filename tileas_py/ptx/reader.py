@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 
 from xdsl.dialects.builtin import (
     I32,
@@ -305,7 +305,7 @@ class PtxReader:
             return self.read_function(linkage)
         if token.text in _SPACES and token.text != ".param":
             lexer.advance()
-            var = self.read_variable(_SPACES[token.text], linkage, token)
+            var = self.read_variable(_SPACES[token.text], linkage)
             self.symbols.add(var.var_name.data)
             return var
         lexer.error(f"unsupported directive '{token.text}'")
@@ -350,9 +350,7 @@ class PtxReader:
             ptr_align,
         )
 
-    def read_variable(
-        self, space: StateSpace, linkage: Linkage | None, start: Token
-    ) -> VarOp:
+    def read_variable(self, space: StateSpace, linkage: Linkage | None) -> VarOp:
         declarator = self.read_declarator()
         init = None
         if self.lexer.take_punct("="):
@@ -563,7 +561,7 @@ class PtxReader:
         if directive in _SPACES:
             location = self.location(token.start)
             lexer.advance()
-            var = self.read_variable(_SPACES[directive], None, token)
+            var = self.read_variable(_SPACES[directive], None)
             var.location = location
             name = var.var_name.data
             unique = builder.unique(name)
@@ -825,32 +823,32 @@ _REGISTER = RegisterType()
 _UNIT = UnitAttr()
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _ptx_type_attr(ptx_type: PtxType) -> PtxTypeAttr:
     return PtxTypeAttr(ptx_type)
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _index_attr(index: int) -> IntegerAttr[I64]:
     return IntegerAttr(index, i64)
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _string_attr(text: str) -> StringAttr:
     return StringAttr(text)
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _segment_sizes(guarded: bool, registers: int) -> DenseArrayBase[I32]:
     return DenseArrayBase.from_list(i32, (int(guarded), registers))
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _imm(value: int) -> ImmAttr:
     return ImmAttr(value)
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _int_attr(value: int) -> IntAttr:
     return IntAttr(value)
 

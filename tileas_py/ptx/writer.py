@@ -45,6 +45,7 @@ from tileas_py.dialects.ori.function import (
 from tileas_py.dialects.ori.instructions import (
     BraOp,
     InstructionOp,
+    TerminatorInstructionOp,
     WarpgroupArriveOp,
     WarpgroupCommitBatchOp,
     WarpgroupWaitOp,
@@ -227,14 +228,13 @@ class _FunctionWriter:
             terminator = block.last_op
             if isinstance(terminator, BraOp):
                 wanted.append(terminator.target)
-            if isinstance(terminator, InstructionOp | FallthroughOp):
-                through = (
-                    terminator.dest
-                    if isinstance(terminator, FallthroughOp)
-                    else getattr(terminator, "fallthrough", None)
-                )
-                if through is not None and not self._is_next(position, through):
-                    wanted.append(through)
+            through = None
+            if isinstance(terminator, FallthroughOp):
+                through = terminator.dest
+            elif isinstance(terminator, TerminatorInstructionOp):
+                through = terminator.fallthrough
+            if through is not None and not self._is_next(position, through):
+                wanted.append(through)
         counter = 0
         for block in wanted:
             if block in labels:
@@ -260,9 +260,10 @@ class _FunctionWriter:
             return
         if isinstance(op, InstructionOp):
             yield self._instruction(op)
-            through = getattr(op, "fallthrough", None)
-            if isinstance(through, Block) and not self._is_next(position, through):
-                yield f"\tbra \t{self.labels[through]};\n"
+            if isinstance(op, TerminatorInstructionOp):
+                through = op.fallthrough
+                if through is not None and not self._is_next(position, through):
+                    yield f"\tbra \t{self.labels[through]};\n"
         elif isinstance(op, FallthroughOp):
             if op.dest is not None and not self._is_next(position, op.dest):
                 yield f"\tbra \t{self.labels[op.dest]};\n"

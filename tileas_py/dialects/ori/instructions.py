@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr, UnitAttr
@@ -51,7 +51,7 @@ from tileas_py.dialects.ori.attributes import (
 from tileas_py.dialects.ori.operand_syntax import OperandParser, OperandPrinter
 
 
-@cache
+@lru_cache(maxsize=1 << 14)
 def layout_roles(layout: ArrayAttr[Attribute]) -> tuple[Role, ...]:
     """The role of each register slot of a layout, in SSA operand order."""
     return tuple(slot.role for operand in layout for slot in slots_of(operand))
@@ -444,8 +444,9 @@ class CallOp(InstructionOp):
         return ".uni" in self.opcode.data
 
 
-class _TerminatorOp(InstructionOp, ABC):
-    """A PTX instruction that ends a basic block; guarded, it also falls through."""
+class TerminatorInstructionOp(InstructionOp, ABC):
+    """A PTX instruction that ends a basic block (`bra`, `ret`, `exit`); guarded, it also
+    falls through, to its last successor."""
 
     HAS_SUCCESSORS: ClassVar[bool] = True
 
@@ -469,7 +470,7 @@ class _TerminatorOp(InstructionOp, ABC):
 
 
 @irdl_op_definition
-class BraOp(_TerminatorOp):
+class BraOp(TerminatorInstructionOp):
     """`bra`: a branch, to its first successor; guarded, it falls through to the second.
 
     Example:
@@ -486,7 +487,7 @@ class BraOp(_TerminatorOp):
 
 
 @irdl_op_definition
-class RetOp(_TerminatorOp):
+class RetOp(TerminatorInstructionOp):
     """`ret`: returns from a function; guarded, it falls through to its successor.
 
     Example:
@@ -498,7 +499,7 @@ class RetOp(_TerminatorOp):
 
 
 @irdl_op_definition
-class ExitOp(_TerminatorOp):
+class ExitOp(TerminatorInstructionOp):
     """`exit`: ends the thread; guarded, it falls through to its successor.
 
     Example:
@@ -725,6 +726,3 @@ def instruction_class(opcode: str) -> type[InstructionOp]:
         if (op := _OP_BY_PREFIX.get(parts[:length])) is not None:
             return op
     return GenericInstructionOp
-
-
-TERMINATOR_OPS = (BraOp, RetOp, ExitOp)
