@@ -86,6 +86,7 @@ from tileas_py.dialects.ori.module_ops import (
 )
 from tileas_py.ptx.isa import KNOWN_ROOTS, first_operand_role, is_special_register
 from tileas_py.ptx.lexer import Kind, Lexer, Token
+from tileas_py.ptx.performance import paused_gc
 
 _TYPES = {f".{t.value}": t for t in PtxType}
 _SPACES = {f".{s.value}": s for s in StateSpace}
@@ -96,7 +97,8 @@ _TERMINATOR_ROOTS = frozenset({"bra", "ret", "exit"})
 
 def read_ptx(text: str, name: str = "<stdin>", line_offset: int = 0) -> ModuleOp:
     """Parse a PTX module into ori (raises xDSL's ParseError on bad or unsupported PTX)."""
-    return PtxReader(text, name, line_offset).read_module()
+    with paused_gc():
+        return PtxReader(text, name, line_offset).read_module()
 
 
 def integer_value(text: str) -> int:

@@ -59,6 +59,7 @@ from tileas_py.dialects.ori.module_ops import (
     VarOp,
     VersionOp,
 )
+from tileas_py.ptx.performance import paused_gc
 
 _PTX_SPELLING: dict[type[InstructionOp], str] = {
     WarpgroupArriveOp: "wgmma.fence.sync.aligned",
@@ -73,7 +74,8 @@ class PtxWriteError(LocatedPassFailure):
 
 def write_ptx(module: ModuleOp, output: IO[str]) -> None:
     """Print a module of ori ops as PTX (raises PtxWriteError for non-ori ops)."""
-    output.write("".join(_module_lines(module)))
+    with paused_gc():
+        output.write("".join(_module_lines(module)))
 
 
 @dataclass(frozen=True)
