@@ -1,5 +1,7 @@
 """Details of the PTX reader that the corpus round trip does not pin down."""
 
+import gc
+
 import pytest
 from xdsl.utils.exceptions import ParseError
 
@@ -90,3 +92,20 @@ def test_split_chunks_keep_file_line_numbers() -> None:
     module = read_ptx(f"{HEADER}.visible .entry k()\n{{\n  exit;\n}}\n", "k.ptx", 10)
     exit_op = next(op for op in module.walk() if op.name == "ori.exit")
     assert str(exit_op.location) == 'loc("k.ptx":16:3)'
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_reading_leaves_the_garbage_collector_as_it_was(enabled: bool) -> None:
+    was = gc.isenabled()
+    try:
+        if enabled:
+            gc.enable()
+        else:
+            gc.disable()
+        read_ptx(f"{HEADER}.visible .entry k()\n{{\n  exit;\n}}\n", "k.ptx")
+        assert gc.isenabled() is enabled
+    finally:
+        if was:
+            gc.enable()
+        else:
+            gc.disable()

@@ -206,3 +206,16 @@ def test_directives_are_ptx_performance_directives() -> None:
         VerifyException, match="unknown function directive 'maxthreads'"
     ):
         DirectiveAttr("maxthreads", [1])
+
+
+def test_every_op_documents_itself_with_an_example() -> None:
+    from tileas_py.dialects.ori import Ori
+
+    ops = list(Ori.operations)
+    assert len(ops) >= 30
+    for op in ops:
+        doc = op.__doc__ or ""
+        summary = doc.strip().split("\n", 1)[0]
+        assert summary.endswith((".", ")")), f"{op.name} needs a one-line summary"
+        assert "Example:" in doc, f"{op.name} needs an example"
+        assert op.name in doc.split("Example:", 1)[1], f"{op.name}'s example"
