@@ -109,3 +109,11 @@ def test_reading_leaves_the_garbage_collector_as_it_was(enabled: bool) -> None:
             gc.enable()
         else:
             gc.disable()
+
+
+def test_registers_named_like_numbers_print_with_numbered_values() -> None:
+    func = kernel(".reg .b32 %1, %_2;\nmov.u32 %1, %_2;")
+    first, second = func.registers()
+    assert first.ptx_name == "%1"
+    assert first.result.name_hint is None
+    assert second.result.name_hint == "_2_"

@@ -69,6 +69,7 @@ from tileas_py.dialects.ori.function import (
     LabelOp,
     LocOp,
     RegOp,
+    register_name_hint,
 )
 from tileas_py.dialects.ori.instructions import (
     BraOp,
@@ -600,7 +601,7 @@ class PtxReader:
                     if unique == full
                     else _register(ptx_type, unique, None)
                 )
-                reg.result.name_hint = unique.lstrip("%") or None
+                reg.result.name_hint = register_name_hint(unique)
                 reg.location = location
                 builder.declared.add(unique)
                 builder.bind(full, reg.result)

@@ -11,6 +11,7 @@ branch (`ori.bra`), `ori.ret` / `ori.exit`, or an `ori.fallthrough` where PTX fa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
@@ -20,7 +21,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
 )
-from xdsl.ir import Block, Region
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -53,6 +54,21 @@ from tileas_py.dialects.ori.declarations import (
     DirectiveAttr,
     ParamAttr,
 )
+
+
+def register_name_hint(ptx_name: str) -> str | None:
+    """The MLIR value name a register prints with: its PTX name without `%`, if valid.
+
+    xDSL drops a `_N` suffix from name hints (to number clashes itself), which would print
+    PTX's `%r_1` as `%r`; a trailing `_` keeps it apart: `%r_1_`.
+    """
+    hint = ptx_name.lstrip("%")
+    if not hint or not SSAValue.is_valid_name(hint):
+        return None
+    return hint + "_" if _NUMBERED_SUFFIX.search(hint) else hint
+
+
+_NUMBERED_SUFFIX = re.compile(r"_\d+$")
 
 
 @irdl_op_definition
@@ -100,7 +116,7 @@ class RegOp(IRDLOperation):
                 else RegisterClassAttr(reg_class),
             },
         )
-        self.result.name_hint = self.ptx_name.lstrip("%") or None
+        self.result.name_hint = register_name_hint(self.ptx_name)
 
     @property
     def ptx_name(self) -> str:
