@@ -15,7 +15,13 @@ from tileas_py.passes import get_all_passes
 
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
     """Map each output target name (`-t NAME`) to a factory returning its class."""
-    return {}
+
+    def get_ptx() -> type[Target]:
+        from tileas_py.ptx.writer import PtxTarget
+
+        return PtxTarget
+
+    return {"ptx": get_ptx}
 
 
 UNIVERSE = Universe(

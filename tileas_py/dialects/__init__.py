@@ -13,6 +13,12 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return NVVM
 
+    def get_ori() -> Dialect:
+        from tileas_py.dialects.ori import Ori
+
+        return Ori
+
     return {
         "nvvm": get_nvvm,
+        "ori": get_ori,
     }

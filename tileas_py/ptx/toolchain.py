@@ -8,6 +8,7 @@ needs them. `pip install nvidia-cuda-nvcc==13.5.37` puts ptxas under
 from __future__ import annotations
 
 import importlib.util
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -73,3 +74,32 @@ def run_ptxas(
         check=False,
     )
     return PtxasResult(proc.returncode, proc.stdout, proc.stderr)
+
+
+_SASS_LINE = re.compile(r"\s*/\*[0-9a-f]{4,}\*/\s*(.*?)\s*;")
+
+
+def disassemble(cubin: Path) -> list[str]:
+    """The SASS of a cubin, one instruction a line, without addresses and encodings.
+
+    `Function : name` lines separate the functions. Uses `cuobjdump -sass` from the
+    `nvidia-cuda-cuobjdump` wheel (raises FileNotFoundError if it is missing).
+    """
+    cuobjdump = find_tool("cuobjdump")
+    if cuobjdump is None:
+        raise FileNotFoundError(
+            "cuobjdump not found: pip install nvidia-cuda-cuobjdump==13.5.37"
+        )
+    proc = subprocess.run(
+        [str(cuobjdump), "-sass", str(cubin)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines: list[str] = []
+    for line in proc.stdout.splitlines():
+        if "Function :" in line:
+            lines.append(line.strip())
+        elif (match := _SASS_LINE.match(line)) is not None:
+            lines.append(" ".join(match.group(1).split()))
+    return lines

@@ -82,6 +82,7 @@ class TileasOptMain(xDSLOptMain):
     def register_all_frontends(self) -> None:
         super().register_all_frontends()
         self.available_frontends["mlir"] = self._parse_mlir
+        self.available_frontends["ptx"] = self._parse_ptx
 
     def setup_pipeline(self) -> None:
         try:
@@ -99,6 +100,12 @@ class TileasOptMain(xDSLOptMain):
         text = decode_source(io.read(), self.get_input_name(), self._line_offset)
         parser = LocatedParser(self.ctx, text, self.get_input_name(), self._line_offset)
         return parser.parse_module(not self.args.no_implicit_module)
+
+    def _parse_ptx(self, io: IO[bytes]) -> ModuleOp:
+        from tileas_py.ptx.reader import read_ptx
+
+        text = decode_source(io.read(), self.get_input_name(), self._line_offset)
+        return read_ptx(text, self.get_input_name(), self._line_offset)
 
     def get_input_stream(self) -> tuple[IO[bytes], str]:
         try:

@@ -1,0 +1,333 @@
+"""The PTX writer: ori to PTX text that the real ptxas assembles (`tileas-opt -t ptx`).
+
+Blocks print in region order. A block gets a label when it has one (`ori.label`) or when a
+branch, or a fall-through that does not lead to the next printed block, needs one; such a
+fall-through prints as a `bra`. Registers declared as a `%r<N>` group print back as one
+declaration. ptxas's internal `_warpgroup.*` pseudo-instructions, which ptxas does not
+accept in PTX text, print as their PTX equivalents (`wgmma.fence`, `wgmma.wait_group`,
+`wgmma.commit_group`).
+PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import IO, ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, SymbolRefAttr
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.utils.hints import isa
+from xdsl.utils.target import Target
+
+from tileas_py.diagnostics import LocatedPassFailure
+from tileas_py.dialects.ori.attributes import (
+    AddressAttr,
+    FloatImmAttr,
+    GenericAddressAttr,
+    ImmAttr,
+    NotAttr,
+    PairAttr,
+    ParenAttr,
+    SinkAttr,
+    SlotAttr,
+    SpecialRegAttr,
+    VectorAttr,
+)
+from tileas_py.dialects.ori.function import (
+    FallthroughOp,
+    FuncOp,
+    LabelOp,
+    LocOp,
+    RegOp,
+)
+from tileas_py.dialects.ori.instructions import (
+    BraOp,
+    InstructionOp,
+    TerminatorInstructionOp,
+    WarpgroupArriveOp,
+    WarpgroupCommitBatchOp,
+    WarpgroupWaitOp,
+)
+from tileas_py.dialects.ori.module_ops import (
+    AddressSizeOp,
+    FileOp,
+    PragmaOp,
+    SectionOp,
+    TargetOp,
+    VarOp,
+    VersionOp,
+)
+from tileas_py.ptx.performance import paused_gc
+
+_PTX_SPELLING: dict[type[InstructionOp], str] = {
+    WarpgroupArriveOp: "wgmma.fence.sync.aligned",
+    WarpgroupWaitOp: "wgmma.wait_group.sync.aligned",
+    WarpgroupCommitBatchOp: "wgmma.commit_group.sync.aligned",
+}
+
+
+class PtxWriteError(LocatedPassFailure):
+    """The module holds something that has no PTX form."""
+
+
+def write_ptx(module: ModuleOp, output: IO[str]) -> None:
+    """Print a module of ori ops as PTX (raises PtxWriteError for non-ori ops)."""
+    with paused_gc():
+        output.write("".join(_module_lines(module)))
+
+
+@dataclass(frozen=True)
+class PtxTarget(Target):
+    """`-t ptx`: print the module as PTX."""
+
+    name: ClassVar[str] = "ptx"
+
+    def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
+        write_ptx(module, output)
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _module_lines(module: ModuleOp) -> Iterator[str]:
+    for op in module.ops:
+        if isinstance(op, VersionOp):
+            yield f".version {op.version.data}\n"
+        elif isinstance(op, TargetOp):
+            yield f".target {', '.join(t.data for t in op.targets)}\n"
+        elif isinstance(op, AddressSizeOp):
+            yield f".address_size {op.size.value.data}\n\n"
+        elif isinstance(op, FileOp):
+            extra = ""
+            if op.timestamp is not None:
+                extra = f", {op.timestamp.value.data}"
+                if op.size is not None:
+                    extra += f", {op.size.value.data}"
+            yield f"\t.file\t{op.index.value.data} {_quote(op.path.data)}{extra}\n"
+        elif isinstance(op, SectionOp):
+            yield f"\t.section\t{op.section.data}\n\t{{{op.body.data}}}\n"
+        elif isinstance(op, PragmaOp):
+            yield f".pragma {', '.join(_quote(s.data) for s in op.strings)};\n"
+        elif isinstance(op, VarOp):
+            yield _variable(op) + "\n"
+        elif isinstance(op, FuncOp):
+            yield from _function_lines(op)
+        else:
+            raise PtxWriteError(
+                op,
+                f"'{op.name}' op has no PTX form: only ori ops can be printed as PTX",
+            )
+
+
+def _variable(op: VarOp) -> str:
+    linkage = "" if op.linkage is None else f".{op.linkage.data.value} "
+    text = linkage + op.declarator.ptx(f".{op.space.data.value}")
+    if op.init is not None:
+        text += " = " + _initializer(op.init)
+    return text + ";"
+
+
+def _initializer(init: Attribute) -> str:
+    if isa(init, ArrayAttr[Attribute]):
+        return "{" + ", ".join(_initializer(e) for e in init) + "}"
+    if isinstance(init, ImmAttr):
+        return str(init.value.data)
+    if isinstance(init, FloatImmAttr):
+        return init.ptx
+    if isinstance(init, GenericAddressAttr):
+        return f"generic({init.symbol.root_reference.data})"
+    assert isinstance(init, SymbolRefAttr)
+    return init.root_reference.data
+
+
+def _function_lines(func: FuncOp) -> Iterator[str]:
+    head = "" if func.linkage is None else f".{func.linkage.data.value} "
+    head += f".{func.kind.data.value} "
+    if func.returns.data:
+        returns = ", ".join(p.declarator.ptx(".param") for p in func.returns)
+        head += f"({returns}) "
+    head += func.func_name.data
+    params = ",\n".join(f"\t{p.declarator.ptx('.param')}" for p in func.params)
+    yield f"{head}(\n{params}\n)\n" if params else f"{head}()\n"
+    for directive in func.directives:
+        values = ", ".join(str(v.data) for v in directive.values)
+        yield f".{directive.directive.data} {values}\n".replace(" \n", "\n")
+    if func.is_declaration:
+        yield ";\n\n"
+        return
+    yield "{\n"
+    yield from _declaration_lines(func.declaration_block)
+    yield from _FunctionWriter(func).lines()
+    yield "}\n\n"
+
+
+def _declaration_lines(block: Block) -> Iterator[str]:
+    ops = list(block.ops)
+    i = 0
+    while i < len(ops):
+        op = ops[i]
+        if isinstance(op, VarOp):
+            yield f"\t{_variable(op)}\n"
+            i += 1
+            continue
+        if isinstance(op, FallthroughOp):
+            break
+        if not isinstance(op, RegOp):
+            raise PtxWriteError(op, f"'{op.name}' op has no PTX form")
+        count = _group_length(ops, i)
+        if count:
+            yield f"\t.reg .{op.ptx_type.data.value} \t{op.reg_name.data}<{count}>;\n"
+            i += count
+        else:
+            yield f"\t.reg .{op.ptx_type.data.value} \t{op.ptx_name};\n"
+            i += 1
+    yield "\n"
+
+
+def _group_length(ops: Sequence[Operation], start: int) -> int:
+    """How many registers from `start` print as one `prefix<N>`: those numbered 0, 1, ..."""
+    first = ops[start]
+    assert isinstance(first, RegOp)
+    if first.index is None or first.index.value.data != 0:
+        return 0
+    count = 0
+    for op in ops[start:]:
+        if (
+            not isinstance(op, RegOp)
+            or op.index is None
+            or op.index.value.data != count
+            or op.reg_name != first.reg_name
+            or op.ptx_type != first.ptx_type
+        ):
+            break
+        count += 1
+    return count
+
+
+class _FunctionWriter:
+    """Prints the code blocks of one function."""
+
+    def __init__(self, func: FuncOp) -> None:
+        self.func = func
+        self.blocks = list(func.body.blocks)[1:]
+        self.names: dict[SSAValue, str] = {
+            reg.result: reg.ptx_name for reg in func.registers()
+        }
+        self.labels = self._assign_labels()
+
+    def _assign_labels(self) -> dict[Block, str]:
+        labels: dict[Block, str] = {}
+        taken: set[str] = set()
+        for block in self.blocks:
+            if isinstance(label := block.first_op, LabelOp):
+                labels[block] = label.label.data
+                taken.add(label.label.data)
+        wanted: list[Block] = []
+        for position, block in enumerate(self.blocks):
+            terminator = block.last_op
+            if isinstance(terminator, BraOp):
+                wanted.append(terminator.target)
+            through = None
+            if isinstance(terminator, FallthroughOp):
+                through = terminator.dest
+            elif isinstance(terminator, TerminatorInstructionOp):
+                through = terminator.fallthrough
+            if through is not None and not self._is_next(position, through):
+                wanted.append(through)
+        counter = 0
+        for block in wanted:
+            if block in labels:
+                continue
+            while f"$L__ori_{counter}" in taken:
+                counter += 1
+            labels[block] = f"$L__ori_{counter}"
+            taken.add(labels[block])
+        return labels
+
+    def _is_next(self, position: int, block: Block) -> bool:
+        return position + 1 < len(self.blocks) and self.blocks[position + 1] is block
+
+    def lines(self) -> Iterator[str]:
+        for position, block in enumerate(self.blocks):
+            if block in self.labels:
+                yield f"{self.labels[block]}:\n"
+            for op in block.ops:
+                yield from self._op_lines(op, position)
+
+    def _op_lines(self, op: Operation, position: int) -> Iterator[str]:
+        if isinstance(op, LabelOp):
+            return
+        if isinstance(op, InstructionOp):
+            yield self._instruction(op)
+            if isinstance(op, TerminatorInstructionOp):
+                through = op.fallthrough
+                if through is not None and not self._is_next(position, through):
+                    yield f"\tbra \t{self.labels[through]};\n"
+        elif isinstance(op, FallthroughOp):
+            if op.dest is not None and not self._is_next(position, op.dest):
+                yield f"\tbra \t{self.labels[op.dest]};\n"
+        elif isinstance(op, LocOp):
+            text = f"\t.loc\t{op.file.value.data} {op.line.value.data} {op.column.value.data}"
+            if op.function_name is not None:
+                text += f", function_name {op.function_name.root_reference.data}"
+            if (inlined := op.inlined_at) is not None:
+                text += f", inlined_at {inlined[0]} {inlined[1]} {inlined[2]}"
+            yield text + "\n"
+        elif isinstance(op, PragmaOp):
+            yield f"\t.pragma {', '.join(_quote(s.data) for s in op.strings)};\n"
+        else:
+            raise PtxWriteError(
+                op,
+                f"'{op.name}' op has no PTX form: only ori ops can be printed as PTX",
+            )
+
+    def _instruction(self, op: InstructionOp) -> str:
+        text = "\t"
+        if op.guard is not None:
+            text += f"@{'!' if op.guard_negated else ''}{self.names[op.guard]} "
+        text += _PTX_SPELLING.get(type(op), op.opcode.data)
+        if isinstance(op, BraOp):
+            return f"{text} \t{self.labels[op.target]};\n"
+        if op.layout.data:
+            registers = iter(op.registers)
+            operands = ", ".join(
+                self._operand(operand, registers) for operand in op.layout
+            )
+            text += f" \t{operands}"
+        return text + ";\n"
+
+    def _operand(self, operand: Attribute, registers: Iterator[SSAValue]) -> str:
+        if isinstance(operand, SlotAttr):
+            return self.names[next(registers)]
+        if isinstance(operand, ImmAttr):
+            return str(operand.value.data)
+        if isinstance(operand, FloatImmAttr):
+            return operand.ptx
+        if isinstance(operand, SymbolRefAttr):
+            return operand.root_reference.data
+        if isinstance(operand, SpecialRegAttr):
+            return operand.reg_name.data
+        if isinstance(operand, SinkAttr):
+            return "_"
+        if isinstance(operand, AddressAttr):
+            text = self._operand(operand.base, registers)
+            if operand.offset.data:
+                text += f"+{operand.offset.data}"
+            for item in operand.rest:
+                text += ", " + self._operand(item, registers)
+            return f"[{text}]"
+        if isinstance(operand, VectorAttr):
+            inner = ", ".join(self._operand(e, registers) for e in operand.elements)
+            return f"{{{inner}}}"
+        if isinstance(operand, ParenAttr):
+            inner = ", ".join(self._operand(e, registers) for e in operand.elements)
+            return f"({inner})"
+        if isinstance(operand, PairAttr):
+            first = self._operand(operand.first, registers)
+            return f"{first}|{self._operand(operand.second, registers)}"
+        if isinstance(operand, NotAttr):
+            return "!" + self._operand(operand.operand, registers)
+        raise AssertionError(f"not a PTX operand: {operand}")
