@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 
 
 @contextmanager
-def paused_gc() -> Iterator[None]:
+def paused_gc() -> Generator[None]:
     """Pause Python's cyclic garbage collector for the duration of the block.
 
     Building tens of thousands of ops allocates steadily without freeing anything, so
