@@ -18,12 +18,14 @@ ptxas command whose result `name.expected` records, with the exit status ptxas r
 The SASS lists keep only the synchronization-relevant instructions (`SYNC_OPCODES`, and
 memory accesses with a memory-order modifier), the control flow (`CONTROL_OPCODES`) and labels, in program order, from `nvdisasm -c -gp` of a
 cubin that ptxas built with `-lineinfo` added to the RUN line's arguments; the PTX line of
-each instruction comes from the cubin's `.nv_debug_line_sass` section.
+each instruction comes from the cubin's `.nv_debug_line_sass` section (`-lineinfo` does not
+change the code: the tests compare the code sections of both builds byte for byte).
 """
 
 from __future__ import annotations
 
 import re
+import struct
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -101,6 +103,7 @@ def is_kept(opcode: str) -> bool:
         or not ORDERING_MODIFIERS.isdisjoint(modifiers)
     )
 
+
 SYNC_ATTRIBUTE = re.compile(r"BARRIER|ERRBAR|MEMBAR|SYNC|COOP_GROUP")
 """EIATTRs of a function that the sync phases decide (NUM_BARRIERS, GEN_ERRBAR_AT_EXIT...)."""
 
@@ -162,7 +165,9 @@ class Recording:
     def lines(self) -> list[str]:
         out = list(self.messages)
         for function in self.functions:
-            attributes = f" ({', '.join(function.attributes)})" if function.attributes else ""
+            attributes = (
+                f" ({', '.join(function.attributes)})" if function.attributes else ""
+            )
             out.append(f"--- {function.name}{attributes}")
             out.extend(str(s) for s in function.sass)
         return out
@@ -183,7 +188,9 @@ class SyncCase:
         return self.ptx.with_suffix(".expected")
 
     def assemble(self, run: Run, cubin: Path, *extra: str) -> PtxasResult:
-        return run_ptxas(self.ptx, arch=run.arch, output=cubin, extra_args=(*run.args, *extra))
+        return run_ptxas(
+            self.ptx, arch=run.arch, output=cubin, extra_args=(*run.args, *extra)
+        )
 
     def record(self, run: Run) -> tuple[int, Recording]:
         """Run ptxas as the RUN line says; on success disassemble a `-lineinfo` build too."""
@@ -195,34 +202,41 @@ class SyncCase:
                 return result.returncode, Recording(messages, ())
             with_lines = self.assemble(run, cubin, "-lineinfo")
             if not with_lines.ok:
-                raise RuntimeError(f"{self.name}: -lineinfo build failed: {with_lines.stderr}")
+                raise RuntimeError(
+                    f"{self.name}: -lineinfo build failed: {with_lines.stderr}"
+                )
             return result.returncode, Recording(messages, disassemble(cubin))
 
     def messages(self, result: PtxasResult) -> list[str]:
         """What ptxas printed, with the kernel's path shortened to its file name."""
         return [line.replace(str(self.ptx), self.ptx.name) for line in result.messages]
 
-    def sass_without_line_info(self, run: Run) -> dict[str, list[str]]:
-        """The filtered SASS of a build without `-lineinfo`, per function."""
+    def code_with_and_without_line_info(self, run: Run) -> tuple[dict[str, bytes], ...]:
+        """The code sections of a build as the RUN line says, and with `-lineinfo` added."""
         with tempfile.TemporaryDirectory() as tmp:
-            cubin = Path(tmp) / f"{self.name}.cubin"
-            result = self.assemble(run, cubin)
-            if not result.ok:
-                raise RuntimeError(f"{self.name}: ptxas failed: {result.stderr}")
-            return {f.name: f.instructions for f in disassemble(cubin)}
+            plain, with_lines = Path(tmp) / "plain.cubin", Path(tmp) / "lines.cubin"
+            for cubin, extra in ((plain, ()), (with_lines, ("-lineinfo",))):
+                result = self.assemble(run, cubin, *extra)
+                if not result.ok:
+                    raise RuntimeError(f"{self.name}: ptxas failed: {result.stderr}")
+            return text_sections(plain), text_sections(with_lines)
 
     def recordings(self) -> list[Recording]:
         """The recordings of `name.expected`, one per RUN line."""
         sections = read_expected(self.expected)
         if [command for command, _ in sections] != [run.command for run in self.runs]:
-            raise ValueError(f"{self.expected.name}: sections do not match the RUN lines")
+            raise ValueError(
+                f"{self.expected.name}: sections do not match the RUN lines"
+            )
         return [recording for _, recording in sections]
 
 
 def nvdisasm(*args: str) -> str:
     tool = find_tool("nvdisasm")
     if tool is None:
-        raise FileNotFoundError("nvdisasm not found: pip install nvidia-cuda-nvdisasm==13.5.37")
+        raise FileNotFoundError(
+            "nvdisasm not found: pip install nvidia-cuda-nvdisasm==13.5.37"
+        )
     return subprocess.run(
         [str(tool), *args], capture_output=True, text=True, check=True
     ).stdout
@@ -239,12 +253,34 @@ BYTES = re.compile(r"^\s*/\*[0-9a-f]{4}\*/\s+\.byte\s+(?P<bytes>.*)$")
 
 
 def disassemble(cubin: Path) -> tuple[FunctionSass, ...]:
-    sass = function_sass(nvdisasm("-c", "-gp", str(cubin)))
-    attributes = function_attributes(nvdisasm(str(cubin)))
+    listing = nvdisasm("-gp", str(cubin))
+    sass = function_sass(listing)
+    attributes = function_attributes(listing)
     return tuple(
         FunctionSass(name, tuple(attributes.get(name, ())), tuple(lines))
         for name, lines in sass.items()
     )
+
+
+def text_sections(cubin: Path) -> dict[str, bytes]:
+    """The code of each function in a cubin (an ELF64 file): `.text.k` -> its bytes."""
+    elf = cubin.read_bytes()
+    (shoff,) = struct.unpack_from("<Q", elf, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", elf, 0x3A)
+    headers = [
+        struct.unpack_from("<IIQQQQ", elf, shoff + i * shentsize) for i in range(shnum)
+    ]
+    names_at = headers[shstrndx][4]
+
+    def name(offset: int) -> str:
+        end = elf.index(b"\0", names_at + offset)
+        return elf[names_at + offset : end].decode()
+
+    return {
+        name(h[0]): elf[h[4] : h[4] + h[5]]
+        for h in headers
+        if name(h[0]).startswith(".text.")
+    }
 
 
 def function_sass(listing: str) -> dict[str, list[SassLine]]:
@@ -256,6 +292,8 @@ def function_sass(listing: str) -> dict[str, list[SassLine]]:
         if (section := TEXT_SECTION.match(text)) is not None:
             current = functions.setdefault(section.group("name"), [])
             line = None
+        elif ANY_SECTION.match(text) is not None:
+            current = None
         elif current is None:
             continue
         elif (marker := LINE_MARKER.match(text)) is not None:
@@ -269,7 +307,9 @@ def function_sass(listing: str) -> dict[str, list[SassLine]]:
     for lines in functions.values():
         # nvdisasm puts a label before every branch target and after the last EXIT;
         # keep only those some kept branch names.
-        targets = {t for s in lines for t in re.findall(r"\.L_x_\d+", s.text) if s.opcode}
+        targets = {
+            t for s in lines for t in re.findall(r"\.L_x_\d+", s.text) if s.opcode
+        }
         lines[:] = [s for s in lines if s.opcode or s.text[:-1] in targets]
     return functions
 
@@ -323,7 +363,11 @@ def parse_recording(lines: list[str]) -> Recording:
         if (header := FUNCTION_HEADER.match(text)) is not None:
             attributes = header.group("attributes")
             functions.append(
-                (header.group("name"), tuple(attributes.split(", ")) if attributes else (), [])
+                (
+                    header.group("name"),
+                    tuple(attributes.split(", ")) if attributes else (),
+                    [],
+                )
             )
         elif functions:
             entry = SASS_ENTRY.match(text)
@@ -337,7 +381,9 @@ def parse_recording(lines: list[str]) -> Recording:
             messages.append(text)
     return Recording(
         tuple(messages),
-        tuple(FunctionSass(name, attrs, tuple(sass)) for name, attrs, sass in functions),
+        tuple(
+            FunctionSass(name, attrs, tuple(sass)) for name, attrs, sass in functions
+        ),
     )
 
 
@@ -352,7 +398,9 @@ def write_expected(path: Path, sections: list[tuple[Run, Recording]]) -> None:
 def read_case(ptx: Path) -> SyncCase:
     lines = ptx.read_text().splitlines()
     if not lines or not lines[0].startswith("// ") or lines[0].startswith("// RUN:"):
-        raise ValueError(f"{ptx.name}: the first line must say what the kernel exercises")
+        raise ValueError(
+            f"{ptx.name}: the first line must say what the kernel exercises"
+        )
     runs: list[Run] = []
     for text in lines[1:]:
         if not text.startswith("// RUN:"):
@@ -361,10 +409,16 @@ def read_case(ptx: Path) -> SyncCase:
         if run is None:
             raise ValueError(f"{ptx.name}: bad RUN line {text!r}")
         runs.append(
-            Run(run.group("arch"), tuple(run.group("args").split()), int(run.group("exit")))
+            Run(
+                run.group("arch"),
+                tuple(run.group("args").split()),
+                int(run.group("exit")),
+            )
         )
     if not runs:
-        raise ValueError(f"{ptx.name}: line 2 must be `// RUN: ptxas -arch=... => exit N`")
+        raise ValueError(
+            f"{ptx.name}: line 2 must be `// RUN: ptxas -arch=... => exit N`"
+        )
     return SyncCase(ptx, lines[0].removeprefix("// "), tuple(runs))
 
 
