@@ -588,3 +588,29 @@ def test_cluster_wait_falls_back_to_bar_sync_0() -> None:
     sass = only_function(recorded("cluster_barrier_arrive_wait")).instructions
     assert sass.count("UCGABAR_WAIT") == 3
     assert sass.count("BAR.SYNC.DEFER_BLOCKING 0x0") == 3
+
+
+def test_spin_loops_by_optimisation_level() -> None:
+    name = "mbarrier_init_arrive_try_wait_loop"
+    wait = "SYNCS.PHASECHK.TRANS64.TRYWAIT"
+    o3 = only_function(recorded(name, "-arch=sm_90a")).instructions
+    o1 = only_function(recorded(name, "-arch=sm_90a -O1")).instructions
+    o0 = only_function(recorded(name, "-arch=sm_90a -O0")).instructions
+    # -O2/-O3 rotate the loop: one wait in line, the retry after the EXIT.
+    assert [op.split()[0] for op in o3].count(wait) == 2
+    last_wait = max(i for i, t in enumerate(o3) if t.startswith(wait))
+    assert last_wait > o3.index("EXIT")
+    # -O1 keeps it in place; -O0 also yields in every iteration.
+    assert [op.split()[0] for op in o1].count(wait) == 1
+    assert not any(t.startswith("YIELD") for t in o1 + o3)
+    assert o0[o0.index("YIELD") + 1].startswith(wait)
+
+
+def test_loops_with_barriers_are_unrolled_from_o2_on() -> None:
+    name = "cp_async_pipeline_loop"
+    o3 = only_function(recorded(name, "-arch=sm_90a")).instructions
+    o1 = only_function(recorded(name, "-arch=sm_90a -O1")).instructions
+    o0 = only_function(recorded(name, "-arch=sm_90a -O0")).instructions
+    assert o1.count("DEPBAR.LE SB0, 0x1") == 1
+    assert o3.count("DEPBAR.LE SB0, 0x1") > 1
+    assert o0.count("WARPSYNC.ALL") == 2
