@@ -11,6 +11,7 @@ ptxas command whose result `name.expected` records, with the exit status ptxas r
 
     === -arch=sm_90a
     ptxas warning : ...                      (every line ptxas printed, verbatim)
+    module attributes: GEN_ERRBAR_AT_EXIT    (the module's sync-relevant EIATTRs, if any)
     --- k (NUM_BARRIERS=1)                   (a function: its sync-relevant EIATTRs)
       11  BAR.SYNC.DEFER_BLOCKING 0x0        (PTX line, then the SASS instruction)
        -  .L_x_1:                            (a label: where branches go)
@@ -158,12 +159,16 @@ class Recording:
 
     messages: tuple[str, ...]
     functions: tuple[FunctionSass, ...]
+    attributes: tuple[str, ...] = ()
+    """The sync-relevant EIATTRs of the module (`.nv.info`), e.g. GEN_ERRBAR_AT_EXIT."""
 
     def function(self, name: str) -> FunctionSass:
         return next(f for f in self.functions if f.name == name)
 
     def lines(self) -> list[str]:
         out = list(self.messages)
+        if self.attributes:
+            out.append(f"{MODULE_ATTRIBUTES}{', '.join(self.attributes)}")
         for function in self.functions:
             attributes = (
                 f" ({', '.join(function.attributes)})" if function.attributes else ""
@@ -205,7 +210,8 @@ class SyncCase:
                 raise RuntimeError(
                     f"{self.name}: -lineinfo build failed: {with_lines.stderr}"
                 )
-            return result.returncode, Recording(messages, disassemble(cubin))
+            functions, attributes = disassemble(cubin)
+            return result.returncode, Recording(messages, functions, attributes)
 
     def messages(self, result: PtxasResult) -> list[str]:
         """What ptxas printed, with the kernel's path shortened to its file name."""
@@ -243,7 +249,7 @@ def nvdisasm(*args: str) -> str:
 
 
 TEXT_SECTION = re.compile(r"^//-+ \.text\.(?P<name>\S+)\s+-+$")
-INFO_SECTION = re.compile(r"^//-+ \.nv\.info\.(?P<name>\S+)\s+-+$")
+INFO_SECTION = re.compile(r"^//-+ \.nv\.info(\.(?P<name>\S+))?\s+-+$")
 ANY_SECTION = re.compile(r"^//-+ \S+\s+-+$")
 LINE_MARKER = re.compile(r'^\s*//## File "[^"]*", line (?P<line>\d+)')
 INSTRUCTION = re.compile(r"^\s*/\*[0-9a-f]{4}\*/\s+(?P<text>.*?)\s*;\s*$")
@@ -252,14 +258,16 @@ ATTRIBUTE = re.compile(r"^\s*//----- nvinfo : EIATTR_(?P<name>\w+)$")
 BYTES = re.compile(r"^\s*/\*[0-9a-f]{4}\*/\s+\.byte\s+(?P<bytes>.*)$")
 
 
-def disassemble(cubin: Path) -> tuple[FunctionSass, ...]:
+def disassemble(cubin: Path) -> tuple[tuple[FunctionSass, ...], tuple[str, ...]]:
+    """The functions of a cubin, and the module's sync-relevant EIATTRs."""
     listing = nvdisasm("-gp", str(cubin))
     sass = function_sass(listing)
     attributes = function_attributes(listing)
-    return tuple(
+    functions = tuple(
         FunctionSass(name, tuple(attributes.get(name, ())), tuple(lines))
         for name, lines in sass.items()
     )
+    return functions, tuple(attributes.get("", ()))
 
 
 def text_sections(cubin: Path) -> dict[str, bytes]:
@@ -315,13 +323,14 @@ def function_sass(listing: str) -> dict[str, list[SassLine]]:
 
 
 def function_attributes(listing: str) -> dict[str, list[str]]:
-    """`NUM_BARRIERS=n` and the names of the other sync-relevant EIATTRs per function."""
+    """`NUM_BARRIERS=n` and the names of the other sync-relevant EIATTRs per function
+    (the module's, from `.nv.info`, under the name ``)."""
     attributes: dict[str, list[str]] = {}
     current: list[str] | None = None
     pending: str | None = None
     for text in listing.splitlines():
         if (section := INFO_SECTION.match(text)) is not None:
-            current = attributes.setdefault(section.group("name"), [])
+            current = attributes.setdefault(section.group("name") or "", [])
         elif ANY_SECTION.match(text) is not None:
             current = None
         elif current is None:
@@ -352,15 +361,19 @@ def read_expected(path: Path) -> list[tuple[str, Recording]]:
     return [(command, parse_recording(lines)) for command, lines in sections]
 
 
+MODULE_ATTRIBUTES = "module attributes: "
 FUNCTION_HEADER = re.compile(r"^--- (?P<name>\S+)(?: \((?P<attributes>[^)]*)\))?$")
 SASS_ENTRY = re.compile(r"^\s*(?P<line>\d+|-)  (?P<text>\S.*)$")
 
 
 def parse_recording(lines: list[str]) -> Recording:
     messages: list[str] = []
+    module: tuple[str, ...] = ()
     functions: list[tuple[str, tuple[str, ...], list[SassLine]]] = []
     for text in lines:
-        if (header := FUNCTION_HEADER.match(text)) is not None:
+        if text.startswith(MODULE_ATTRIBUTES) and not functions:
+            module = tuple(text.removeprefix(MODULE_ATTRIBUTES).split(", "))
+        elif (header := FUNCTION_HEADER.match(text)) is not None:
             attributes = header.group("attributes")
             functions.append(
                 (
@@ -384,6 +397,7 @@ def parse_recording(lines: list[str]) -> Recording:
         tuple(
             FunctionSass(name, attrs, tuple(sass)) for name, attrs, sass in functions
         ),
+        module,
     )
 
 

@@ -541,6 +541,12 @@ def test_errbar_at_exit_needs_make_errors_visible_or_debug() -> None:
         "ERRBAR",
         "CGAERRBAR",
     ]
+    case = BY_NAME["membar_errors_visible_at_exit"]
+    assert [r.attributes for r in case.recordings()] == [
+        (),
+        ("GEN_ERRBAR_AT_EXIT",),
+        ("GEN_ERRBAR_AT_EXIT",),
+    ]
 
 
 def test_errbar_pragma_is_refused() -> None:
