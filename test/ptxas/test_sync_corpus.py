@@ -11,7 +11,9 @@ test/ptxas/record_sync_corpus.py.
 from __future__ import annotations
 
 import re
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sync_corpus import (
@@ -22,6 +24,7 @@ from sync_corpus import (
     SyncCase,
     corpus_cases,
     is_kept,
+    text_sections,
 )
 
 from tileas_py.hw.sync import (
@@ -620,3 +623,18 @@ def test_loops_with_barriers_are_unrolled_from_o2_on() -> None:
     assert o1.count("DEPBAR.LE SB0, 0x1") == 1
     assert o3.count("DEPBAR.LE SB0, 0x1") > 1
     assert o0.count("WARPSYNC.ALL") == 2
+
+
+def test_o2_builds_the_same_code_as_the_default_o3() -> None:
+    compared = 0
+    for case in CASES:
+        run = case.runs[0]
+        if run.exit_status != 0 or run.args:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            o3, o2 = Path(tmp) / "o3.cubin", Path(tmp) / "o2.cubin"
+            case.assemble(run, o3)
+            case.assemble(run, o2, "-O2")
+            assert text_sections(o2) == text_sections(o3), case.name
+        compared += 1
+    assert compared >= 50
