@@ -1,1 +1,2 @@
-"""Hardware facts of Hopper tensor cores, as plain Python: no IR, no xDSL."""
+"""Hardware facts of Hopper tensor cores and of ptxas's synchronization, as plain Python: no
+IR, no xDSL."""
