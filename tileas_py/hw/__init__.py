@@ -1,4 +1,2 @@
-"""Hardware facts about NVIDIA GPUs, as plain Python data: no IR, no xDSL."""
-
-"""Hardware facts of Hopper tensor cores and of ptxas's synchronization, as plain Python: no
-IR, no xDSL."""
+"""Hardware facts about NVIDIA GPUs (tensor cores, descriptors, ptxas diagnostics and
+synchronization), as plain Python data: no IR, no xDSL."""
