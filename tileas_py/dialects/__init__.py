@@ -13,6 +13,24 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return NVVM
 
+    def get_nv_tileaa() -> Dialect:
+        from tileas_py.dialects.nv_tileaa import NvTileaa
+
+        return NvTileaa
+
+    def get_nv_tileas() -> Dialect:
+        from tileas_py.dialects.nv_tileas import NvTileas
+
+        return NvTileas
+
+    def get_cute_nvgpu() -> Dialect:
+        from tileas_py.dialects.cute_nvgpu import CuteNvgpu
+
+        return CuteNvgpu
+
     return {
         "nvvm": get_nvvm,
+        "nv_tileaa": get_nv_tileaa,
+        "nv_tileas": get_nv_tileas,
+        "cute_nvgpu": get_cute_nvgpu,
     }
