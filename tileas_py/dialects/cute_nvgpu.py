@@ -16,19 +16,18 @@ from collections.abc import Sequence
 from typing import ClassVar, TypeVar
 
 from xdsl.dialects.builtin import (
+    I64,
     BFloat16Type,
     Float8E4M3FNType,
     Float8E5M2Type,
     Float16Type,
     Float32Type,
     FloatTF32Type,
-    I64,
     IntAttr,
     IntegerAttr,
     IntegerType,
     Signedness,
     StringAttr,
-    TypeAttribute,
     i1,
 )
 from xdsl.dialects.llvm import LLVMPointerType
@@ -40,6 +39,7 @@ from xdsl.ir import (
     ParametrizedAttribute,
     SpacedOpaqueSyntaxAttribute,
     SSAValue,
+    TypeAttribute,
 )
 from xdsl.irdl import (
     IRDLOperation,
@@ -141,17 +141,6 @@ def legal_wgmma_n(n: int, integer_lattice: bool) -> bool:
     if integer_lattice:
         return n in (8, 16, 24) or (n % 16 == 0 and 32 <= n <= 256)
     return n % 8 == 0 and 8 <= n <= 256
-
-
-def _parse_pair(parser: AttrParser, keyword: str) -> tuple[str, str]:
-    parser.parse_keyword(keyword)
-    parser.parse_punctuation("=")
-    parser.parse_punctuation("(")
-    first = parser.parse_identifier()
-    parser.parse_punctuation(",")
-    second = parser.parse_identifier()
-    parser.parse_punctuation(")")
-    return first, second
 
 
 def _parse_enum(parser: AttrParser, enum: type[E], what: str) -> E:
@@ -295,9 +284,7 @@ class SM90MmaAtomType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(f"WGMMA N must be {lattice}, got {n}")
         majors = (self.a_major.data, self.b_major.data)
         if Major.MN in majors and not transposable:
-            raise VerifyException(
-                f"mn-major operands need f16 or bf16 inputs, got {a}"
-            )
+            raise VerifyException(f"mn-major operands need f16 or bf16 inputs, got {a}")
         if self.frag_kind.data == FragKind.RS and self.a_major.data != Major.K:
             raise VerifyException("frag_kind = rs requires a k-major A operand")
 
@@ -477,11 +464,14 @@ class MakeGmmaSmemDescOp(IRDLOperation):
     def verify_(self) -> None:
         pointer = self.base_address.type
         assert isinstance(pointer, LLVMPointerType)
-        if pointer.addr_space.data != SHARED_ADDRESS_SPACE:
+        if pointer.addr_space != IntAttr(SHARED_ADDRESS_SPACE):
             raise VerifyException(
                 "base address must be a shared-memory pointer (!llvm.ptr<3>)"
             )
-        for field, value in (("lbo", self.lbo.value.data), ("sbo", self.sbo.value.data)):
+        for field, value in (
+            ("lbo", self.lbo.value.data),
+            ("sbo", self.sbo.value.data),
+        ):
             if value % 16 or not 0 <= value < DESC_OFFSET_LIMIT:
                 raise VerifyException(
                     f"{field} must be a multiple of 16 below {DESC_OFFSET_LIMIT}, got {value}"

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
+    AnyTensorType,
     ArrayAttr,
     DictionaryAttr,
     FunctionType,
@@ -70,6 +71,7 @@ from xdsl.traits import (
     SymbolOpInterface,
 )
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.hints import isa
 from xdsl.utils.str_enum import StrEnum
 
 KERNEL_SPEC = "nv_tileaa.kernel_spec"
@@ -352,9 +354,7 @@ class GetProgramIdOp(IRDLOperation):
     assembly_format = "$dim attr-dict"
 
     def __init__(self, dim: ProgramIdDim) -> None:
-        super().__init__(
-            properties={"dim": ProgramIdDimAttr(dim)}, result_types=[i32]
-        )
+        super().__init__(properties={"dim": ProgramIdDimAttr(dim)}, result_types=[i32])
 
 
 @irdl_op_definition
@@ -408,7 +408,7 @@ class ExtractOp(IRDLOperation):
         self, tensor: SSAValue | Operation, indices: Sequence[SSAValue | Operation]
     ) -> None:
         tensor_type = SSAValue.get(tensor).type
-        assert isinstance(tensor_type, TensorType)
+        assert isa(tensor_type, AnyTensorType)
         super().__init__(
             operands=[tensor, indices],
             result_types=[tensor_type.get_element_type()],
@@ -422,9 +422,7 @@ class ExtractOp(IRDLOperation):
                 f"expected {tensor_type.get_num_dims()} indices, got {len(self.indices)}"
             )
         if self.result.type != tensor_type.get_element_type():
-            raise VerifyException(
-                "result type must be the element type of the tensor"
-            )
+            raise VerifyException("result type must be the element type of the tensor")
 
 
 NvTileaa = Dialect(

@@ -363,7 +363,9 @@ class ConsumeOneOp(IRDLOperation):
             pipeline_type = SSAValue.get(pipeline).type
             assert isinstance(pipeline_type, PipelineType)
             body = Region(Block(arg_types=[pipeline_type.slot_type]))
-        super().__init__(operands=[pipeline], result_types=[result_types], regions=[body])
+        super().__init__(
+            operands=[pipeline], result_types=[result_types], regions=[body]
+        )
 
     def verify_(self) -> None:
         pipeline = self.pipeline.type
@@ -537,7 +539,9 @@ class MBarrierWaitOp(IRDLOperation):
 
     assembly_format = "$barrier `,` $phase attr-dict"
 
-    def __init__(self, barrier: SSAValue | Operation, phase: SSAValue | Operation) -> None:
+    def __init__(
+        self, barrier: SSAValue | Operation, phase: SSAValue | Operation
+    ) -> None:
         super().__init__(operands=[barrier, phase])
 
 

@@ -20,9 +20,10 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from typing import Self
+from typing import Self, cast
 
 from xdsl.dialects.builtin import (
+    AnyTensorType,
     ArrayAttr,
     IntAttr,
     NoneAttr,
@@ -87,9 +88,14 @@ class CTALayoutAttr(ParametrizedAttribute):
     order: ArrayAttr[IntAttr]
 
     def __init__(
-        self, ctas_per_cluster: Sequence[int], split: Sequence[int], order: Sequence[int]
+        self,
+        ctas_per_cluster: Sequence[int],
+        split: Sequence[int],
+        order: Sequence[int],
     ) -> None:
-        super().__init__(int_array(ctas_per_cluster), int_array(split), int_array(order))
+        super().__init__(
+            int_array(ctas_per_cluster), int_array(split), int_array(order)
+        )
 
     @property
     def rank(self) -> int:
@@ -393,6 +399,12 @@ class MmaEncodingAttr(TensorEncoding):
         self.verify_cta_rank()
 
 
+def as_tile(t: Attribute) -> AnyTensorType:
+    """`t` as a tensor type (the caller knows it is one)."""
+    assert isinstance(t, TensorType)
+    return cast(AnyTensorType, t)
+
+
 def encoding_of(t: Attribute) -> TensorEncoding | None:
     """The `nv_tileas` encoding of a tensor type, if it has one."""
     if isinstance(t, TensorType) and isinstance(t.encoding, TensorEncoding):
@@ -406,7 +418,7 @@ def cta_of(t: Attribute) -> CTALayoutAttr | None:
     return encoding.cta_layout if encoding is not None else None
 
 
-def with_cta(t: TensorType, cta: CTALayoutAttr | None) -> TensorType:
+def with_cta(t: AnyTensorType, cta: CTALayoutAttr | None) -> AnyTensorType:
     """The tensor type `t` with its encoding's CTA layout replaced."""
     encoding = encoding_of(t)
     assert encoding is not None
@@ -423,11 +435,10 @@ def verify_tile_type(t: Attribute) -> None:
     encoding = encoding_of(t)
     if encoding is None:
         return
-    assert isinstance(t, TensorType)
-    if encoding.rank != t.get_num_dims():
+    rank = as_tile(t).get_num_dims()
+    if encoding.rank != rank:
         raise VerifyException(
-            f"layout {encoding.name} has rank {encoding.rank} but the tile has rank "
-            f"{t.get_num_dims()}"
+            f"layout {encoding.name} has rank {encoding.rank} but the tile has rank {rank}"
         )
 
 

@@ -59,6 +59,7 @@ from tileas_py.dialects.nv_tileaa import KERNEL_SPEC, verify_entry_block_matches
 from tileas_py.dialects.nv_tileas.attrs import (
     SharedEncodingAttr,
     TiledViewType,
+    as_tile,
     encoding_of,
     ints,
     is_shared,
@@ -80,13 +81,11 @@ class TileLayoutsMatchRank(OpTrait):
 
 
 def same_elements(a: Attribute, b: Attribute) -> bool:
-    assert isinstance(a, TensorType) and isinstance(b, TensorType)
-    return a.get_element_type() == b.get_element_type()
+    return as_tile(a).get_element_type() == as_tile(b).get_element_type()
 
 
 def shape_of(t: Attribute) -> tuple[int, ...]:
-    assert isinstance(t, TensorType)
-    return t.get_shape()
+    return as_tile(t).get_shape()
 
 
 @irdl_op_definition
@@ -335,8 +334,12 @@ class CopyOp(IRDLOperation):
 
     assembly_format = "$source `,` $dest attr-dict `:` type($source) `->` type($dest)"
 
-    def __init__(self, source: SSAValue | Operation, dest: SSAValue | Operation) -> None:
-        super().__init__(operands=[source, dest], result_types=[SSAValue.get(dest).type])
+    def __init__(
+        self, source: SSAValue | Operation, dest: SSAValue | Operation
+    ) -> None:
+        super().__init__(
+            operands=[source, dest], result_types=[SSAValue.get(dest).type]
+        )
 
     def verify_(self) -> None:
         if shape_of(self.source.type) != shape_of(self.dest.type) or not (
@@ -351,10 +354,11 @@ def verify_tiled_access(
     view: Attribute,
     indices: int,
     tile: Attribute,
-    box: DenseArrayBase | None,
+    box: DenseArrayBase[I64] | None,
     vec_size: IntegerAttr | None,
 ) -> None:
-    assert isinstance(view, TiledViewType) and isinstance(tile, TensorType)
+    assert isinstance(view, TiledViewType)
+    tile = as_tile(tile)
     view_shape, tile_shape = ints(view.shape), tile.get_shape()
     if indices != len(view_shape):
         raise VerifyException(
@@ -567,7 +571,11 @@ class DotOp(IRDLOperation):
         b_shape: tuple[int, ...],
     ) -> None:
         (m, k), n = a_shape, b_shape[1]
-        for dim, size, atom_size in (("M", m, atom.m), ("N", n, atom.n), ("K", k, atom.k)):
+        for dim, size, atom_size in (
+            ("M", m, atom.m),
+            ("N", n, atom.n),
+            ("K", k, atom.k),
+        ):
             if size % atom_size.data:
                 raise VerifyException(
                     f"tile {dim} = {size} is not a multiple of the atom's "

@@ -7,12 +7,12 @@ from collections.abc import Iterator, Sequence
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation
-from xdsl.traits import IsTerminator
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriteWalker,
     RewritePattern,
 )
+from xdsl.traits import IsTerminator
 
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects import nv_tileaa, nv_tileas

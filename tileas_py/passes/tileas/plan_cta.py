@@ -32,6 +32,7 @@ from tileas_py.dialects.nv_tileas import (
     ExpandDimOp,
     PragmaOp,
     TiledLoadOp,
+    as_tile,
     cta_of,
     encoding_of,
     with_cta,
@@ -140,9 +141,7 @@ class CTAPlanner:
                 self.tie(group, value, cta)
             elif isinstance(use.operation, ConvertLayoutOp):
                 self.converts[use.operation] = None
-            elif value in self.original_types and not is_layout_agnostic(
-                use.operation
-            ):
+            elif value in self.original_types and not is_layout_agnostic(use.operation):
                 self.convert_use(use, self.original_types[value])
 
     def tie(self, group: list[Member], trigger: SSAValue, cta: CTALayoutAttr) -> None:
@@ -156,9 +155,10 @@ class CTAPlanner:
                     break
         if group_cta is None:
             for member in group:
-                if member.use is not None and member.use.operation.operands[
-                    member.use.index
-                ] is trigger:
+                if (
+                    member.use is not None
+                    and member.use.operation.operands[member.use.index] is trigger
+                ):
                     group_cta = member.from_member(cta)
                     break
         if group_cta is None:
@@ -179,8 +179,7 @@ class CTAPlanner:
             return True
         if current is not None or not self.is_retypable(value):
             return False
-        old_type = value.type
-        assert isinstance(old_type, TensorType)
+        old_type = as_tile(value.type)
         if cta.rank != old_type.get_num_dims():
             return False
         self.check_cluster(value.owner, cta)
@@ -194,10 +193,9 @@ class CTAPlanner:
         value = use.operation.operands[use.index]
         if self.settle(value, cta):
             return
-        value_type = value.type
-        if encoding_of(value_type) is None or cta_of(value_type) == cta:
+        if encoding_of(value.type) is None or cta_of(value.type) == cta:
             return
-        assert isinstance(value_type, TensorType)
+        value_type = as_tile(value.type)
         if cta.rank != value_type.get_num_dims():
             return
         convert = ConvertLayoutOp(value, with_cta(value_type, cta))
@@ -230,20 +228,17 @@ class CTAPlanner:
             return False
         if isinstance(value, OpResult):
             op = value.op
-            return (
-                is_elementwise(op)
-                or isinstance(
-                    op,
-                    PragmaOp
-                    | CopyOp
-                    | DotOp
-                    | BroadcastOp
-                    | ExpandDimOp
-                    | ConvertLayoutOp
-                    | scf.ForOp
-                    | scf.IfOp
-                    | scf.WhileOp,
-                )
+            return is_elementwise(op) or isinstance(
+                op,
+                PragmaOp
+                | CopyOp
+                | DotOp
+                | BroadcastOp
+                | ExpandDimOp
+                | ConvertLayoutOp
+                | scf.ForOp
+                | scf.IfOp
+                | scf.WhileOp,
             )
         assert isinstance(value, BlockArgument)
         parent = value.block.parent_op()

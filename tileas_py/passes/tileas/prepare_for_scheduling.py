@@ -27,6 +27,7 @@ from tileas_py.dialects.nv_tileas import (
     BlockedEncodingAttr,
     TiledLoadOp,
     TiledStoreOp,
+    as_tile,
     encoding_of,
 )
 from tileas_py.dialects.nv_tileas.ops import TMA_MAX_BOX
@@ -41,9 +42,7 @@ def max_vector_bits(sm: int) -> int:
 
 
 def tile_of(op: TiledLoadOp | TiledStoreOp) -> TensorType:
-    tile = op.result.type if isinstance(op, TiledLoadOp) else op.value.type
-    assert isinstance(tile, TensorType)
-    return tile
+    return as_tile(op.result.type if isinstance(op, TiledLoadOp) else op.value.type)
 
 
 def largest_divisor_at_most(n: int, limit: int) -> int:
@@ -72,7 +71,9 @@ def refine_vec_size(op: TiledLoadOp | TiledStoreOp, sm: int) -> None:
     ):
         return
     contiguous = encoding.size_per_thread.data[encoding.order.data[0].data].data
-    limit = min(contiguous, max_vector_bits(sm) // element.bitwidth, MAX_VECTOR_ELEMENTS)
+    limit = min(
+        contiguous, max_vector_bits(sm) // element.bitwidth, MAX_VECTOR_ELEMENTS
+    )
     vec = 1
     while vec * 2 <= limit:
         vec *= 2

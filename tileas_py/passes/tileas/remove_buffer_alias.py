@@ -114,7 +114,7 @@ class BufferAliases:
                 return union(self.of(parent.arguments[i]), yielded)
             condition = parent.before_region.block.last_op
             assert isinstance(condition, scf.ConditionOp)
-            return self.of(condition.arguments[i])
+            return self.of(condition.args[i])
         return (value,)
 
 
@@ -158,9 +158,12 @@ def collapse(aliases: BufferAliases) -> None:
             continue
         value.replace_all_uses_with(roots[0])
     for op in reversed(list(aliases.function.walk())):
-        if isinstance(op, arith.SelectOp | PragmaOp) and not op.results[0].uses:
-            if is_shared(op.results[0].type):
-                Rewriter.erase_op(op)
+        if (
+            isinstance(op, arith.SelectOp | PragmaOp)
+            and not op.results[0].uses
+            and is_shared(op.results[0].type)
+        ):
+            Rewriter.erase_op(op)
 
 
 @dataclass(frozen=True)

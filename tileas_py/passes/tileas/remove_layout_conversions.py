@@ -12,7 +12,12 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import (
+    AnyTensorType,
+    DenseIntOrFPElementsAttr,
+    ModuleOp,
+    TensorType,
+)
 from xdsl.ir import Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -27,6 +32,7 @@ from tileas_py.dialects.nv_tileas import (
     ConvertLayoutOp,
     PipelineYieldOp,
     PragmaOp,
+    as_tile,
 )
 from tileas_py.passes.tileas.common import (
     function_like_ops,
@@ -59,8 +65,7 @@ class FoldConvertChain(RewritePattern):
         if producer.source.type == op.result.type:
             rewriter.replace(op, [], [producer.source])
         else:
-            result_type = op.result.type
-            assert isinstance(result_type, TensorType)
+            result_type = as_tile(op.result.type)
             rewriter.replace(op, [ConvertLayoutOp(producer.source, result_type)])
 
 
@@ -85,9 +90,7 @@ class AllocateInConvertedLayout(RewritePattern):
         targets = {u.results[0].type for u in users}
         if len(targets) != 1:
             return
-        target = targets.pop()
-        assert isinstance(target, TensorType)
-        alloc = AllocTensorOp(target)
+        alloc = AllocTensorOp(as_tile(targets.pop()))
         alloc.attributes |= op.attributes
         rewriter.insert(alloc)
         for user in users:
@@ -95,16 +98,15 @@ class AllocateInConvertedLayout(RewritePattern):
         rewriter.erase(op)
 
 
-def retyped(value: SSAValue, like: TensorType) -> TensorType:
+def retyped(value: SSAValue, like: AnyTensorType) -> AnyTensorType:
     """`value`'s tile type in the encoding of `like`."""
-    value_type = value.type
-    assert isinstance(value_type, TensorType)
+    value_type = as_tile(value.type)
     return TensorType(
         value_type.get_element_type(), value_type.get_shape(), like.encoding
     )
 
 
-def in_layout(value: SSAValue, target: TensorType) -> Operation | SSAValue | None:
+def in_layout(value: SSAValue, target: AnyTensorType) -> Operation | SSAValue | None:
     """`value` available in `target`'s layout without a conversion: the source of the
     conversion that produced it, or a re-typed constant; None otherwise."""
     producer = value.owner
@@ -113,8 +115,9 @@ def in_layout(value: SSAValue, target: TensorType) -> Operation | SSAValue | Non
     if isinstance(producer, arith.ConstantOp) and isinstance(
         producer.value, DenseIntOrFPElementsAttr
     ):
+        dense = producer.value
         return arith.ConstantOp(
-            DenseIntOrFPElementsAttr(target, producer.value.data), target
+            DenseIntOrFPElementsAttr.new((target, dense.data)), target
         )
     return None
 
@@ -126,13 +129,13 @@ class HoistConvertAboveElementwise(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvertLayoutOp, rewriter: PatternRewriter) -> None:
         producer = op.source.owner
-        if not (is_elementwise(producer) or isinstance(producer, PragmaOp)):
+        if not isinstance(producer, Operation) or not (
+            is_elementwise(producer) or isinstance(producer, PragmaOp)
+        ):
             return
-        assert isinstance(producer, Operation)
-        if len(producer.results) != 1 or len(op.source.uses) != 1:
+        if len(producer.results) != 1 or not op.source.has_one_use():
             return
-        target = op.result.type
-        assert isinstance(target, TensorType)
+        target = as_tile(op.result.type)
         new_ops: list[Operation] = []
         operands: list[SSAValue] = []
         for operand in producer.operands:
@@ -163,7 +166,7 @@ def sink_into_region_results(
     yields a tile converted from that target."""
     result = op.source
     assert isinstance(result, OpResult)
-    if len(result.uses) != 1:
+    if not result.has_one_use():
         return
     sources: list[SSAValue] = []
     for terminator in terminators:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import AnyTensorType, ModuleOp, TensorType
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -22,6 +22,7 @@ from tileas_py.dialects.nv_tileas import (
     ConvertLayoutOp,
     CopyOp,
     SharedEncodingAttr,
+    as_tile,
     encoding_of,
 )
 from tileas_py.dialects.nv_tileas.attrs import ints
@@ -60,8 +61,7 @@ class AgentBoundary:
     def stage(self, value: SSAValue, layout: BlockedEncodingAttr) -> SSAValue:
         """`value` written to a shared buffer before the switch (once per value)."""
         if value not in self.staged:
-            value_type = value.type
-            assert isinstance(value_type, TensorType)
+            value_type = as_tile(value.type)
             buffer_type = TensorType(
                 value_type.get_element_type(),
                 value_type.get_shape(),
@@ -80,9 +80,9 @@ class AgentBoundary:
                 self.resolve_agent(region.block, n)
 
     def resolve_agent(self, block: Block, num_warps: int) -> None:
-        delivered: dict[tuple[SSAValue, TensorType], SSAValue] = {}
+        delivered: dict[tuple[SSAValue, AnyTensorType], SSAValue] = {}
 
-        def deliver(value: SSAValue, staged: SSAValue, tile: TensorType) -> SSAValue:
+        def deliver(value: SSAValue, staged: SSAValue, tile: AnyTensorType) -> SSAValue:
             if (value, tile) not in delivered:
                 convert = ConvertLayoutOp(staged, tile)
                 Rewriter.insert_op(convert, InsertPoint.at_start(block))
@@ -98,8 +98,7 @@ class AgentBoundary:
                     or defined_inside(operand, self.switch)
                 ):
                     continue
-                tile = operand.type
-                assert isinstance(tile, TensorType)
+                tile = as_tile(operand.type)
                 staged = self.stage(operand, layout)
                 if isinstance(op, ConvertLayoutOp):
                     op.operands[index] = staged

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -55,7 +55,10 @@ def constant_int(value: SSAValue) -> int | None:
 
 
 def constant(value: int, value_type: Attribute) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, value_type), value_type)
+    if isinstance(value_type, IndexType):
+        return arith.ConstantOp.from_int_and_width(value, value_type)
+    assert isinstance(value_type, IntegerType)
+    return arith.ConstantOp.from_int_and_width(value, value_type.bitwidth)
 
 
 class LoopSlicer:
@@ -220,4 +223,3 @@ class SlicingPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in list(function_like_ops(op)):
             slice_function(function)
-
