@@ -58,6 +58,8 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from tileas_py.dialects.utils import verified
+
 SHARED_ADDRESS_SPACE = 3
 
 E = TypeVar("E", bound=StrEnum)
@@ -215,6 +217,7 @@ class SM90MmaAtomType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         with parser.in_angle_brackets():
             pos = parser.pos
             dims = parser.parse_dimension_list()
@@ -240,13 +243,14 @@ class SM90MmaAtomType(ParametrizedAttribute, TypeAttribute):
             parser.parse_keyword("frag_kind")
             parser.parse_punctuation("=")
             frag_kind = _parse_enum(parser, FragKind, "fragment kind")
-        return (
+        params = (
             *(IntAttr(d) for d in dims),
             MajorAttr(a_major),
             MajorAttr(b_major),
             *types,
             FragKindAttr(frag_kind),
         )
+        return verified(parser, cls, start, params)
 
     @property
     def family(self) -> str | None:
@@ -312,12 +316,13 @@ class UniversalFmaAtomType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         types = parser.parse_comma_separated_list(
             parser.Delimiter.ANGLE, parser.parse_type
         )
         if len(types) != 3:
             parser.raise_error("expected three element types (A, B, accumulator)")
-        return tuple(types)
+        return verified(parser, cls, start, tuple(types))
 
 
 MmaAtomType = SM90MmaAtomType | UniversalFmaAtomType
@@ -385,6 +390,7 @@ class S2tCopyAtomType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         with parser.in_angle_brackets():
             parser.parse_keyword("shape")
             parser.parse_punctuation("=")
@@ -393,7 +399,7 @@ class S2tCopyAtomType(ParametrizedAttribute, TypeAttribute):
             parser.parse_keyword("cta_group")
             parser.parse_punctuation("=")
             cta_group = parser.parse_integer(allow_boolean=False)
-        return (StringAttr(shape), IntAttr(cta_group))
+        return verified(parser, cls, start, (StringAttr(shape), IntAttr(cta_group)))
 
     def verify(self) -> None:
         if self.shape.data not in S2T_SHAPES:

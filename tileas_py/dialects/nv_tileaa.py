@@ -74,6 +74,8 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 from xdsl.utils.str_enum import StrEnum
 
+from tileas_py.dialects.utils import verified
+
 KERNEL_SPEC = "nv_tileaa.kernel_spec"
 """The function attribute holding a `KernelSpecAttr`."""
 
@@ -112,6 +114,7 @@ class KernelSpecAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         with parser.in_angle_brackets():
             parser.parse_keyword("num_ctas")
             parser.parse_punctuation("=")
@@ -121,7 +124,7 @@ class KernelSpecAttr(ParametrizedAttribute):
                 parser.parse_keyword("aux")
                 parser.parse_punctuation("=")
                 aux = parser.parse_integer(allow_boolean=False)
-        return (IntAttr(num_ctas), IntAttr(aux))
+        return verified(parser, cls, start, (IntAttr(num_ctas), IntAttr(aux)))
 
     def verify(self) -> None:
         n = self.num_ctas.data
@@ -156,11 +159,12 @@ class TargetSpecAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         with parser.in_angle_brackets():
             parser.parse_keyword("sm")
             parser.parse_punctuation("=")
             sm = parser.parse_integer(allow_boolean=False)
-        return (IntAttr(sm),)
+        return verified(parser, cls, start, (IntAttr(sm),))
 
     def verify(self) -> None:
         if self.sm.data not in KNOWN_SMS:

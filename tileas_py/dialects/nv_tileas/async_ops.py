@@ -127,8 +127,6 @@ class AgentSwitchOp(AgentLikeOpInterface, IRDLOperation):
         for i, (region, n, first, stride) in enumerate(
             zip(self.agents, num_warps, warp_id, strides, strict=True)
         ):
-            if len(region.blocks) > 1:
-                raise VerifyException(f"agent #{i} has more than one block")
             if n < 1 or stride < 1:
                 raise VerifyException(
                     f"agent #{i}: num_warps and agent_strides must be positive"

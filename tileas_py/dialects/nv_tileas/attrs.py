@@ -35,6 +35,8 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from tileas_py.dialects.utils import verified
+
 NUM_WARPS = "nv_tileas.num_warps"
 """The discardable attribute giving the number of warps an op, agent or function runs on."""
 
@@ -115,13 +117,14 @@ class CTALayoutAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         with parser.in_angle_brackets():
             ctas = parse_int_list(parser, "ctas_per_cluster")
             parser.parse_punctuation(",")
             split = parse_int_list(parser, "split")
             parser.parse_punctuation(",")
             order = parse_int_list(parser, "order")
-        return (ctas, split, order)
+        return verified(parser, cls, start, (ctas, split, order))
 
     def verify(self) -> None:
         ctas, split = ints(self.ctas_per_cluster), ints(self.split)
@@ -256,6 +259,7 @@ class BlockedEncodingAttr(TensorEncoding):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         with parser.in_angle_brackets():
             fields: list[Attribute] = []
             for i, key in enumerate(
@@ -265,7 +269,7 @@ class BlockedEncodingAttr(TensorEncoding):
                     parser.parse_punctuation(",")
                 fields.append(parse_int_list(parser, key))
             fields.append(parse_cta(parser))
-        return fields
+        return verified(parser, cls, start, fields)
 
     def verify(self) -> None:
         arrays = (
@@ -324,6 +328,7 @@ class SharedEncodingAttr(TensorEncoding):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         with parser.in_angle_brackets():
             parser.parse_keyword("swizzle")
             parser.parse_punctuation("=")
@@ -331,7 +336,7 @@ class SharedEncodingAttr(TensorEncoding):
             parser.parse_punctuation(",")
             order = parse_int_list(parser, "order")
             cta = parse_cta(parser)
-        return (IntAttr(swizzle), order, cta)
+        return verified(parser, cls, start, (IntAttr(swizzle), order, cta))
 
     def verify(self) -> None:
         if self.swizzle.data not in SWIZZLE_BYTES:
@@ -382,12 +387,13 @@ class MmaEncodingAttr(TensorEncoding):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         with parser.in_angle_brackets():
             warps = parse_int_list(parser, "warps_per_cta")
             parser.parse_punctuation(",")
             instr = parse_int_list(parser, "instr_shape")
             cta = parse_cta(parser)
-        return (warps, instr, cta)
+        return verified(parser, cls, start, (warps, instr, cta))
 
     def verify(self) -> None:
         if self.rank != 2:
@@ -467,9 +473,10 @@ class TiledViewType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         with parser.in_angle_brackets():
             shape, element_type = parser.parse_ranked_shape()
-        return (int_array(shape), element_type)
+        return verified(parser, cls, start, (int_array(shape), element_type))
 
     def verify(self) -> None:
         if not self.shape.data or any(d < 1 for d in ints(self.shape)):
@@ -500,11 +507,12 @@ class PipelineType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
         with parser.in_angle_brackets():
             depth = parser.parse_integer(allow_boolean=False)
             parser.parse_punctuation(",")
             slot_type = parser.parse_type()
-        return (IntAttr(depth), slot_type)
+        return verified(parser, cls, start, (IntAttr(depth), slot_type))
 
     def verify(self) -> None:
         if self.depth.data < 1:
