@@ -34,11 +34,19 @@ class ExchangeNegWithBroadcastPattern(RewritePattern):
         shape_op = op.operand.owner
         if not isinstance(shape_op, BroadcastOp | ExpandDimOp):
             return
-        negated = arith.NegfOp(shape_op.source, op.fastmath)
+        negated = arith.NegfOp.create(
+            operands=[shape_op.source],
+            result_types=[shape_op.source.type],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        negated.location = op.location
         reshaped = shape_op.clone(
             value_mapper={shape_op.source: negated.result}, clone_name_hints=False
         )
         rewriter.replace(op, [negated, reshaped])
+        if not shape_op.result.uses:
+            rewriter.erase(shape_op)
 
 
 @dataclass(frozen=True)
@@ -66,18 +74,20 @@ class SinkNegFPass(ModulePass):
     name = "sink-negf-through-shapes"
 
     report_match_failures: bool = False
-    """After rewriting, emit tileiras's match-failure note "no broadcast/expand_dim op" as
-    a remark at each `arith.negf` left that does not read a shape op (in tileiras it is a
+    """Emit tileiras's match-failure note "no broadcast/expand_dim op" as a remark at each
+    input `arith.negf` that does not read a shape op (in tileiras it is a
     `notifyMatchFailure` message, visible only in debug output)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        unmatched = [
+            negf
+            for negf in op.walk()
+            if isinstance(negf, arith.NegfOp)
+            and not isinstance(negf.operand.owner, BroadcastOp | ExpandDimOp)
+        ]
         PatternRewriteWalker(
             ExchangeNegWithBroadcastPattern(), apply_recursively=True
         ).rewrite_module(op)
-        if not self.report_match_failures:
-            return
-        for negf in op.walk():
-            if isinstance(negf, arith.NegfOp) and not isinstance(
-                negf.operand.owner, BroadcastOp | ExpandDimOp
-            ):
+        if self.report_match_failures:
+            for negf in unmatched:
                 emit_remark(negf, NO_SHAPE_OP)
