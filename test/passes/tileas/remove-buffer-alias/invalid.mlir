@@ -47,4 +47,4 @@ func.func @loop(%lb: index, %ub: index, %st: index) {
 }
 
 // CHECK-NOT: error: TileASRemoveBufferAliasPass failed to converge
-// BOUND: invalid.mlir:39:1: error: TileASRemoveBufferAliasPass failed to converge
+// BOUND: invalid.mlir:40:1: error: TileASRemoveBufferAliasPass failed to converge
