@@ -123,8 +123,11 @@ def in_layout(value: SSAValue, target: AnyTensorType) -> Operation | SSAValue | 
 
 
 class HoistConvertAboveElementwise(RewritePattern):
-    """`convert(f(convert⁻¹(x), ...))` -> `f(x, ...)`: redo elementwise work (arith, math,
-    `nv_tileas.pragma`) in the target layout when every tile input comes from it."""
+    """`convert(f(convert⁻¹(x), c))` -> `f(x, c')`: redo elementwise work (arith, math,
+    `nv_tileas.pragma`) in the conversion's target layout. Tile inputs converted from the
+    target layout and constants come for free; at most one other input may need a
+    conversion of its own, so the number of conversions never grows and conversions
+    move towards their producers, where they cancel."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvertLayoutOp, rewriter: PatternRewriter) -> None:
@@ -138,25 +141,36 @@ class HoistConvertAboveElementwise(RewritePattern):
         target = as_tile(op.result.type)
         new_ops: list[Operation] = []
         operands: list[SSAValue] = []
+        converted = 0
         for operand in producer.operands:
             if not isinstance(operand.type, TensorType):
                 operands.append(operand)
                 continue
-            available = in_layout(operand, retyped(operand, target))
+            wanted = retyped(operand, target)
+            available = in_layout(operand, wanted)
             if available is None:
-                return
+                # Moving the conversion onto this input keeps the count of conversions.
+                converted += 1
+                available = ConvertLayoutOp(operand, wanted)
             if isinstance(available, Operation):
                 new_ops.append(available)
                 available = available.results[0]
             operands.append(available)
+        if converted > 1:
+            return
         rebuilt = type(producer).create(
             operands=operands,
             result_types=[target],
             properties=dict(producer.properties),
             attributes=dict(producer.attributes),
         )
+        inputs = list(producer.operands)
         rewriter.replace(op, [*new_ops, rebuilt])
         rewriter.erase(producer)
+        for value in inputs:
+            constant = value.owner
+            if isinstance(constant, arith.ConstantOp) and not constant.result.uses:
+                rewriter.erase(constant)
 
 
 def sink_into_region_results(
@@ -222,9 +236,10 @@ class RemoveLayoutConversionsPass(ModulePass):
     2. buffer layout propagation: an `alloc_tensor` whose every use is a
        `convert_layout` to the same layout is allocated in that layout instead;
     3. cleanup;
-    4. register layout propagation: a conversion of an elementwise result (arith, math,
-       `nv_tileas.pragma`) whose tile inputs were all converted from the target layout
-       (or are constants) is replaced by the elementwise op in the target layout; a
+    4. register layout propagation: a conversion of a single-use elementwise result
+       (arith, math, `nv_tileas.pragma`) is replaced by the elementwise op in the target
+       layout when at most one of its tile inputs needs converting (inputs converted from
+       the target layout and constants do not), moving conversions up until they cancel; a
        conversion of an `scf.if` or `nv_tileas.async.pipeline.consume_one` result whose
        yields all convert from the target layout moves into the region and cancels;
     5. cleanup.
