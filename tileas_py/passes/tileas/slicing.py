@@ -97,6 +97,8 @@ class LoopSlicer:
     def sliced_body(self) -> Block:
         old = self.loop.body.block
         block = Block(arg_types=old.arg_types)
+        for new_arg, old_arg in zip(block.args, old.args, strict=True):
+            new_arg.name_hint = old_arg.name_hint
         iv, carried = block.args[0], list(block.args[1:])
         for k in range(self.count):
             slice_iv = iv
