@@ -82,7 +82,7 @@ def profile(pass_name: str, units: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description="Time the tileas passes.")
     parser.add_argument("--units", type=int, nargs="*", default=list(DEFAULT_UNITS))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--passes", nargs="*", default=list(PASSES))
@@ -101,11 +101,11 @@ def main() -> None:
         _, module = timed_parse(ctx, text)
         num_ops = sum(1 for _ in module.walk())
         repeat = args.repeat if num_ops < 50_000 else 1
-        parse = best_of(repeat, lambda: timed_parse(ctx, text)[0])
+        parse = best_of(repeat, lambda t=text: timed_parse(ctx, t)[0])
         ratios: dict[str, float] = {}
         for name in args.passes:
             pass_ = all_passes[name]()()
-            seconds = best_of(repeat, lambda p=pass_: time_pass(ctx, module, p))
+            seconds = best_of(repeat, lambda p=pass_, m=module: time_pass(ctx, m, p))
             ratios[name] = seconds / parse
         rows.append((num_ops, parse, ratios))
         print(f"  measured {num_ops} ops (~{units * OPS_PER_UNIT})", file=sys.stderr)

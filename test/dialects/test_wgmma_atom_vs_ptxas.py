@@ -79,15 +79,12 @@ def wgmma_ptx(a: str, b: str, acc: str, n: int, k: int) -> str:
 """
 
 
-@pytest.mark.parametrize(("a", "b", "acc", "n", "k"), CASES)
-def test_atom_verifier_agrees_with_ptxas(
-    a: TypeAttribute,
-    b: TypeAttribute,
-    acc: TypeAttribute,
-    n: int,
-    k: int,
-    tmp_path: Path,
-) -> None:
+Case = tuple[TypeAttribute, TypeAttribute, TypeAttribute, int, int]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_atom_verifier_agrees_with_ptxas(case: Case, tmp_path: Path) -> None:
+    a, b, acc, n, k = case
     try:
         SM90MmaAtomType((64, n, k), (Major.K, Major.K), (a, b, acc))
         accepted = True
@@ -95,6 +92,6 @@ def test_atom_verifier_agrees_with_ptxas(
         accepted = False
     ptx = tmp_path / "k.ptx"
     names = [element_type_name(t) for t in (a, b, acc)]
-    ptx.write_text(wgmma_ptx(*names, n, k))
+    ptx.write_text(wgmma_ptx(names[0], names[1], names[2], n, k))
     result = run_ptxas(ptx, "sm_90a", tmp_path / "k.cubin")
     assert result.ok == accepted, "\n".join(result.messages)
