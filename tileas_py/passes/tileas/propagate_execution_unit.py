@@ -25,8 +25,13 @@ INCONSISTENT_NUM_WARPS = (
 
 
 def num_warps_of(op: Operation) -> int | None:
+    """An op's `nv_tileas.num_warps`; an error unless it is a positive integer."""
     value = op.attributes.get(NUM_WARPS)
-    return value.value.data if isinstance(value, IntegerAttr) else None
+    if value is None:
+        return None
+    if not isinstance(value, IntegerAttr) or value.value.data < 1:
+        emit_error(op, f"{NUM_WARPS} must be a positive integer, got {value}")
+    return value.value.data
 
 
 def folded_num_warps(regions: Iterable[Region], owner: Operation) -> int | None:

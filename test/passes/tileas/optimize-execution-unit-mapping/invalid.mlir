@@ -38,3 +38,14 @@ func.func @unknown() {
 }
 
 // CHECK: invalid.mlir:32:3: error: agent #1 has no nv_tileas.num_warps
+
+// -----
+
+func.func @zero() {
+  nv_tileas.async.pipeline.warp_specialize {
+    "test.a"() {nv_tileas.num_warps = 0 : i32} : () -> ()
+  }
+  func.return
+}
+
+// CHECK: invalid.mlir:46:5: error: nv_tileas.num_warps must be a positive integer, got 0 : i32
