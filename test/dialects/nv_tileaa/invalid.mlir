@@ -65,3 +65,14 @@ func.func @f(%t: tensor<16x16xf32>, %i: index) {
   func.return
 }
 // CHECK: result type must be the element type of the tensor
+
+// -----
+
+%p = "nv_tileaa.get_program_id"() <{dim = #nv_tileaa<dim x>}> : () -> i64
+// CHECK: Expected attribute i32 but got i64
+
+// -----
+
+%x = "test.op"() : () -> i64
+%v = "nv_tileaa.is_valid_program_id"(%x, %x, %x) : (i64, i64, i64) -> i1
+// CHECK: Expected attribute i32 but got i64

@@ -490,3 +490,52 @@ func.func @f() {
 %bar = nv_tileas.mbarrier.create arrive_count = 1
 nv_tileas.mbarrier.expect_tx %bar bytes = 1048576
 // CHECK: bytes must be between 0 and 1048575, got 1048576
+
+// -----
+
+%a = "nv_tileas.alloc_tensor"() : () -> i32
+// CHECK: i32 should be of base attribute tensor
+
+// -----
+
+%x, %y = "nv_tileas.cancel_next_program_id"() : () -> (i32, i32)
+// CHECK: Expected 3 results, but got 2
+
+// -----
+
+func.func @f(%t: tensor<64xf32>, %b: tensor<64xf32>) {
+  %w = "nv_tileas.copy"(%t, %b) : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf16>
+  func.return
+}
+// CHECK: attribute tensor<64xf32> expected from variable 'T', but got tensor<64xf16>
+
+// -----
+
+func.func @f(%t: tensor<64xf32>) {
+  %p = "nv_tileas.pragma"(%t) <{pragma = "x"}> : (tensor<64xf32>) -> tensor<32xf32>
+  func.return
+}
+// CHECK: attribute tensor<64xf32> expected from variable 'T', but got tensor<32xf32>
+
+// -----
+
+func.func @f(%p: i32) {
+  nv_tileas.async.pipeline.producer_commit %p : i32
+  func.return
+}
+// CHECK: i32 should be of base attribute nv_tileas.pipeline
+
+// -----
+
+func.func @f(%b: i32) {
+  "nv_tileas.async.arrive"(%b) : (i32) -> ()
+  func.return
+}
+// CHECK: i32 should be of base attribute nv_tileas.mbarrier
+
+// -----
+
+%bar = nv_tileas.mbarrier.create arrive_count = 1
+%phase = "test.op"() : () -> i32
+"nv_tileas.mbarrier.wait"(%bar, %phase) : (!nv_tileas.mbarrier, i32) -> ()
+// CHECK: Expected attribute i1 but got i32
