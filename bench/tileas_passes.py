@@ -6,9 +6,10 @@
 
 Every pass runs on a fresh copy (`clone()`) of a generated kernel (`generate.py`); the
 report gives, per size, the parse time and each pass's time as a ratio to it. A pass that
-scales linearly keeps its ratio as the module grows. Times are the best of `--repeat`
-runs. IR objects form reference cycles, so garbage from earlier runs is collected before
-each measurement rather than inside it. Nothing here asserts on times.
+scales linearly keeps its ratio as the module grows. Times are the process's CPU time
+(the machine may be shared), best of `--repeat` runs. IR objects form reference cycles,
+so garbage from earlier runs is collected before each measurement rather than inside
+it. Nothing here asserts on times.
 """
 
 from __future__ import annotations
@@ -61,18 +62,18 @@ def best_of(repeat: int, run: Callable[[], float]) -> float:
 
 def timed_parse(ctx: Context, text: str) -> tuple[float, ModuleOp]:
     gc.collect()
-    start = time.perf_counter()
+    start = time.process_time()
     module = Parser(ctx, text).parse_module()
-    return time.perf_counter() - start, module
+    return time.process_time() - start, module
 
 
 def time_pass(ctx: Context, module: ModuleOp, pass_: ModulePass) -> float:
     """Run a pass on a fresh copy of the module."""
     copy = module.clone()
     gc.collect()
-    start = time.perf_counter()
+    start = time.process_time()
     pass_.apply(ctx, copy)
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def profile(pass_name: str, units: int) -> None:

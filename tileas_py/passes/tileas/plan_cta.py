@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
-from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue, Use
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue, Use
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -211,14 +211,15 @@ class CTAPlanner:
         use.operation.operands[use.index] = convert.result
         self.converts[convert] = None
 
-    def check_cluster(self, anchor: Operation | object, cta: CTALayoutAttr) -> None:
-        if cta.num_ctas != self.num_ctas:
-            op = anchor if isinstance(anchor, Operation) else self.function
-            emit_error(
-                op,
-                f"CTA layout spans {cta.num_ctas} CTAs but the kernel's cluster has "
-                f"{self.num_ctas}",
-            )
+    def check_cluster(self, where: Operation | Block, cta: CTALayoutAttr) -> None:
+        if cta.num_ctas == self.num_ctas:
+            return
+        op = where if isinstance(where, Operation) else where.parent_op()
+        emit_error(
+            op if op is not None else self.function,
+            f"CTA layout spans {cta.num_ctas} CTAs but the kernel's cluster has "
+            f"{self.num_ctas}",
+        )
 
     # Groups of tied values
 
