@@ -74,6 +74,8 @@ class Major(StrEnum):
 
 @irdl_attr_definition
 class MajorAttr(EnumAttribute[Major], SpacedOpaqueSyntaxAttribute):
+    """An operand's majorness: `#cute_nvgpu<major k>`."""
+
     name = "cute_nvgpu.major"
 
 
@@ -86,6 +88,8 @@ class FragKind(StrEnum):
 
 @irdl_attr_definition
 class FragKindAttr(EnumAttribute[FragKind], SpacedOpaqueSyntaxAttribute):
+    """Where A comes from: `#cute_nvgpu<frag_kind ss>`."""
+
     name = "cute_nvgpu.frag_kind"
 
 
@@ -505,6 +509,8 @@ class MmaAtomField(StrEnum):
 
 @irdl_attr_definition
 class MmaAtomFieldAttr(EnumAttribute[MmaAtomField], SpacedOpaqueSyntaxAttribute):
+    """A runtime field of an sm90 MMA atom: `#cute_nvgpu<atom_field accum_c>`."""
+
     name = "cute_nvgpu.atom_field"
 
 

@@ -48,3 +48,10 @@ func.func @atoms(%smem: !llvm.ptr<3>, %flag: i1, %lane: i32) {
 // CHECK-SAME: desc = !cute_nvgpu.smem_desc
 // CHECK-SAME: s2t = !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 2>
 // CHECK-GENERIC: s2t = !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 2>
+
+// -----
+
+"test.op"() {major = #cute_nvgpu<major mn>, frag = #cute_nvgpu<frag_kind rs>, field = #cute_nvgpu<atom_field neg_b>} : () -> ()
+
+// CHECK: "test.op"() {major = #cute_nvgpu<major mn>, frag = #cute_nvgpu<frag_kind rs>, field = #cute_nvgpu<atom_field neg_b>} : () -> ()
+// CHECK-GENERIC: "test.op"() {major = #cute_nvgpu<major mn>, frag = #cute_nvgpu<frag_kind rs>, field = #cute_nvgpu<atom_field neg_b>} : () -> ()
