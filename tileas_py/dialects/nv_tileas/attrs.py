@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Self, cast
 
 from xdsl.dialects.builtin import (
@@ -187,9 +188,10 @@ class TensorEncoding(ParametrizedAttribute, ABC):
         raise NotImplementedError()
 
     @property
+    @abstractmethod
     def cta_layout(self) -> CTALayoutAttr | None:
-        cta = self.parameters[-1]
-        return cta if isinstance(cta, CTALayoutAttr) else None
+        """The CTA layout, None when the tile is unplanned."""
+        raise NotImplementedError()
 
     def with_cta(self, cta: CTALayoutAttr | None) -> Self:
         params = list(self.parameters)
@@ -237,6 +239,10 @@ class BlockedEncodingAttr(TensorEncoding):
             int_array(order),
             cta if cta is not None else NoneAttr(),
         )
+
+    @property
+    def cta_layout(self) -> CTALayoutAttr | None:
+        return self.cta if isinstance(self.cta, CTALayoutAttr) else None
 
     @property
     def rank(self) -> int:
@@ -317,6 +323,10 @@ class SharedEncodingAttr(TensorEncoding):
         )
 
     @property
+    def cta_layout(self) -> CTALayoutAttr | None:
+        return self.cta if isinstance(self.cta, CTALayoutAttr) else None
+
+    @property
     def rank(self) -> int:
         return len(self.order.data)
 
@@ -375,6 +385,10 @@ class MmaEncodingAttr(TensorEncoding):
         )
 
     @property
+    def cta_layout(self) -> CTALayoutAttr | None:
+        return self.cta if isinstance(self.cta, CTALayoutAttr) else None
+
+    @property
     def rank(self) -> int:
         return len(self.warps_per_cta.data)
 
@@ -424,8 +438,12 @@ def cta_of(t: Attribute) -> CTALayoutAttr | None:
     return encoding.cta_layout if encoding is not None else None
 
 
+@lru_cache(maxsize=4096)
 def with_cta(t: AnyTensorType, cta: CTALayoutAttr | None) -> AnyTensorType:
-    """The tensor type `t` with its encoding's CTA layout replaced."""
+    """The tensor type `t` with its encoding's CTA layout replaced.
+
+    Cached: attributes are immutable, and a pass retyping a kernel asks for the same few
+    types over and over (building and verifying them dominated `tileas-plan-cta`)."""
     encoding = encoding_of(t)
     assert encoding is not None
     return TensorType(t.element_type, t.get_shape(), encoding.with_cta(cta))
