@@ -1,0 +1,57 @@
+// RUN: TILEAS_ROUNDTRIP
+// RUN: TILEAS_GENERIC_ROUNDTRIP
+
+func.func @atoms(%smem: !llvm.ptr<3>, %flag: i1, %lane: i32) {
+  %atom = "test.op"() : () -> !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
+  %acc = cute_nvgpu.atom.set_value %atom, accum_c, %flag : !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
+  %neg = cute_nvgpu.atom.set_value %acc, neg_a, %flag : !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
+  %desc = cute_nvgpu.make_gmma_smem_desc %smem lbo = 2048 sbo = 0 base_offset = 0 swizzle = 128 : !llvm.ptr<3>
+  %u = cute_nvgpu.arch.make_warp_uniform %lane : i32
+  %p = cute_nvgpu.arch.make_warp_uniform %flag : i1
+  func.return
+}
+
+// CHECK-LABEL: func.func @atoms
+// CHECK:       %acc = cute_nvgpu.atom.set_value %atom, accum_c, %flag : !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
+// CHECK-NEXT:  %neg = cute_nvgpu.atom.set_value %acc, neg_a, %flag : !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
+// CHECK-NEXT:  %desc = cute_nvgpu.make_gmma_smem_desc %smem lbo = 2048 sbo = 0 base_offset = 0 swizzle = 128 : !llvm.ptr<3>
+// CHECK-NEXT:  %u = cute_nvgpu.arch.make_warp_uniform %lane : i32
+// CHECK-NEXT:  %p = cute_nvgpu.arch.make_warp_uniform %flag : i1
+
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "atoms"
+// CHECK-GENERIC:       %acc = "cute_nvgpu.atom.set_value"(%atom, %flag) <{field = #cute_nvgpu<atom_field accum_c>}> : (!cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>, i1) -> !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
+// CHECK-GENERIC:       %desc = "cute_nvgpu.make_gmma_smem_desc"(%smem) <{lbo = 2048 : i64, sbo = 0 : i64, base_offset = 0 : i64, swizzle = 128 : i64}> : (!llvm.ptr<3>) -> !cute_nvgpu.smem_desc
+// CHECK-GENERIC:       %u = "cute_nvgpu.arch.make_warp_uniform"(%lane) : (i32) -> i32
+
+// -----
+
+// Every wgmma input family, the integer N lattice, transposed 16-bit operands, rs.
+"test.op"() {
+  f16_f16 = !cute_nvgpu.sm90.mma<64x256x16, ab_major = (mn, mn), elem_type = (f16, f16, f16), frag_kind = ss>,
+  bf16 = !cute_nvgpu.sm90.mma<64x8x16, ab_major = (k, mn), elem_type = (bf16, bf16, f32), frag_kind = rs>,
+  tf32 = !cute_nvgpu.sm90.mma<64x64x8, ab_major = (k, k), elem_type = (tf32, tf32, f32), frag_kind = ss>,
+  fp8 = !cute_nvgpu.sm90.mma<64x200x32, ab_major = (k, k), elem_type = (f8E4M3FN, f8E5M2, f16), frag_kind = ss>,
+  int8 = !cute_nvgpu.sm90.mma<64x48x32, ab_major = (k, k), elem_type = (si8, ui8, i32), frag_kind = rs>,
+  b1 = !cute_nvgpu.sm90.mma<64x256x256, ab_major = (k, k), elem_type = (i1, i1, i32), frag_kind = ss>,
+  fma = !cute_nvgpu.universal_fma<f32, f32, f32>,
+  desc = !cute_nvgpu.smem_desc,
+  s2t = !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 2>
+} : () -> ()
+
+// CHECK:      f16_f16 = !cute_nvgpu.sm90.mma<64x256x16, ab_major = (mn, mn), elem_type = (f16, f16, f16), frag_kind = ss>
+// CHECK-SAME: bf16 = !cute_nvgpu.sm90.mma<64x8x16, ab_major = (k, mn), elem_type = (bf16, bf16, f32), frag_kind = rs>
+// CHECK-SAME: tf32 = !cute_nvgpu.sm90.mma<64x64x8, ab_major = (k, k), elem_type = (tf32, tf32, f32), frag_kind = ss>
+// CHECK-SAME: fp8 = !cute_nvgpu.sm90.mma<64x200x32, ab_major = (k, k), elem_type = (f8E4M3FN, f8E5M2, f16), frag_kind = ss>
+// CHECK-SAME: int8 = !cute_nvgpu.sm90.mma<64x48x32, ab_major = (k, k), elem_type = (si8, ui8, i32), frag_kind = rs>
+// CHECK-SAME: b1 = !cute_nvgpu.sm90.mma<64x256x256, ab_major = (k, k), elem_type = (i1, i1, i32), frag_kind = ss>
+// CHECK-SAME: fma = !cute_nvgpu.universal_fma<f32, f32, f32>
+// CHECK-SAME: desc = !cute_nvgpu.smem_desc
+// CHECK-SAME: s2t = !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 2>
+// CHECK-GENERIC: s2t = !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 2>
+
+// -----
+
+"test.op"() {major = #cute_nvgpu<major mn>, frag = #cute_nvgpu<frag_kind rs>, field = #cute_nvgpu<atom_field neg_b>} : () -> ()
+
+// CHECK: "test.op"() {major = #cute_nvgpu<major mn>, frag = #cute_nvgpu<frag_kind rs>, field = #cute_nvgpu<atom_field neg_b>} : () -> ()
+// CHECK-GENERIC: "test.op"() {major = #cute_nvgpu<major mn>, frag = #cute_nvgpu<frag_kind rs>, field = #cute_nvgpu<atom_field neg_b>} : () -> ()

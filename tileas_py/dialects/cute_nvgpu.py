@@ -1,0 +1,601 @@
+"""The `cute_nvgpu` dialect: CuTe's NVIDIA GPU atoms as tileiras uses them.
+
+An MMA atom names one hardware matrix instruction and how its operands are fed. The sm90
+atom is Hopper's warp-group MMA (PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply",
+https://docs.nvidia.com/cuda/parallel-thread-execution/#asynchronous-warpgroup-level-matrix-instructions):
+its verifier holds the legal `wgmma.mma_async` shapes and types, so that anything that
+carries an atom (such as `nv_tileas.dot`) can be lowered to `nvvm.wgmma.*` without checks
+of its own. Also here: the GMMA shared-memory descriptor, the atom's runtime fields
+(`atom.set_value`), `arch.make_warp_uniform`, and the sm100 SMEM -> TMEM (S2T) copy atom
+that the Blackwell 2-CTA / 4-CTA paths read their multicast width from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar, TypeVar
+
+from xdsl.dialects.builtin import (
+    I64,
+    BFloat16Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float16Type,
+    Float32Type,
+    FloatTF32Type,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    Signedness,
+    StringAttr,
+    i1,
+)
+from xdsl.dialects.llvm import LLVMPointerType
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    SpacedOpaqueSyntaxAttribute,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.irdl import (
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from tileas_py.dialects.utils import verified
+
+SHARED_ADDRESS_SPACE = 3
+
+E = TypeVar("E", bound=StrEnum)
+
+
+class Major(StrEnum):
+    """Which dimension of an MMA operand is contiguous in shared memory."""
+
+    K = "k"
+    MN = "mn"
+
+
+@irdl_attr_definition
+class MajorAttr(EnumAttribute[Major], SpacedOpaqueSyntaxAttribute):
+    """An operand's majorness: `#cute_nvgpu<major k>`."""
+
+    name = "cute_nvgpu.major"
+
+
+class FragKind(StrEnum):
+    """Where a warp-group MMA reads A from: shared memory (`ss`) or registers (`rs`)."""
+
+    SS = "ss"
+    RS = "rs"
+
+
+@irdl_attr_definition
+class FragKindAttr(EnumAttribute[FragKind], SpacedOpaqueSyntaxAttribute):
+    """Where A comes from: `#cute_nvgpu<frag_kind ss>`."""
+
+    name = "cute_nvgpu.frag_kind"
+
+
+def element_type_name(t: Attribute) -> str:
+    """The PTX name of an MMA element type (`f16`, `e4m3`, `s8`, `b1`, ...)."""
+    match t:
+        case Float16Type():
+            return "f16"
+        case BFloat16Type():
+            return "bf16"
+        case Float32Type():
+            return "f32"
+        case Float8E4M3FNType():
+            return "e4m3"
+        case Float8E5M2Type():
+            return "e5m2"
+        case IntegerType(width=IntAttr(data=1)):
+            return "b1"
+        case IntegerType(width=IntAttr(data=8), signedness=s):
+            return "u8" if s.data == Signedness.UNSIGNED else "s8"
+        case IntegerType(width=IntAttr(data=32)):
+            return "s32"
+        case FloatTF32Type():
+            return "tf32"
+        case _:
+            return str(t)
+
+
+# Input family -> (K per instruction, legal accumulator types, mn-major allowed,
+# integer-style N lattice). PTX ISA, wgmma.mma_async "Matrix shape" and "Data types".
+_WGMMA_FAMILIES: dict[str, tuple[int, tuple[str, ...], bool, bool]] = {
+    "f16": (16, ("f16", "f32"), True, False),
+    "bf16": (16, ("f32",), True, False),
+    "tf32": (8, ("f32",), False, False),
+    "fp8": (32, ("f16", "f32"), False, False),
+    "int8": (32, ("s32",), False, True),
+    "b1": (256, ("s32",), False, True),
+}
+
+
+def wgmma_family(a: str, b: str) -> str | None:
+    """The wgmma input family of an (A, B) element-type pair, None when illegal."""
+    fp8 = {"e4m3", "e5m2"}
+    int8 = {"s8", "u8"}
+    if a in fp8 and b in fp8:
+        return "fp8"
+    if a in int8 and b in int8:
+        return "int8"
+    if a == b and a in ("f16", "bf16", "tf32", "b1"):
+        return a
+    return None
+
+
+def legal_wgmma_n(n: int, integer_lattice: bool) -> bool:
+    if integer_lattice:
+        return n in (8, 16, 24) or (n % 16 == 0 and 32 <= n <= 256)
+    return n % 8 == 0 and 8 <= n <= 256
+
+
+def _parse_enum(parser: AttrParser, enum: type[E], what: str) -> E:
+    pos = parser.pos
+    word = parser.parse_identifier()
+    try:
+        return enum(word)
+    except ValueError:
+        choices = ", ".join(f"`{e.value}`" for e in enum)
+        parser.raise_error(f"expected {what} {choices}, got `{word}`", pos, parser.pos)
+
+
+@irdl_attr_definition
+class SM90MmaAtomType(ParametrizedAttribute, TypeAttribute):
+    """
+    A Hopper warp-group MMA atom: one `wgmma.mma_async.sync.aligned.m{M}n{N}k{K}` with
+    its operand majorness, element types (A, B, accumulator) and A's residency.
+
+    The verifier accepts exactly the PTX `wgmma.mma_async` shapes and types: M = 64;
+    K = 16 (f16, bf16), 8 (tf32), 32 (e4m3 / e5m2, s8 / u8), 256 (b1); N a multiple of 8
+    up to 256 (8, 16, 24 or a multiple of 16 for integer and b1 inputs); mn-major
+    (transposed) operands only for f16 / bf16; `rs` only with a k-major A.
+
+    Example: `!cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>`
+    """
+
+    name = "cute_nvgpu.sm90.mma"
+
+    m: IntAttr
+    n: IntAttr
+    k: IntAttr
+    a_major: MajorAttr
+    b_major: MajorAttr
+    a_type: TypeAttribute
+    b_type: TypeAttribute
+    acc_type: TypeAttribute
+    frag_kind: FragKindAttr
+
+    def __init__(
+        self,
+        shape: tuple[int, int, int],
+        ab_major: tuple[Major, Major],
+        elem_type: tuple[TypeAttribute, TypeAttribute, TypeAttribute],
+        frag_kind: FragKind = FragKind.SS,
+    ) -> None:
+        m, n, k = shape
+        super().__init__(
+            IntAttr(m),
+            IntAttr(n),
+            IntAttr(k),
+            MajorAttr(ab_major[0]),
+            MajorAttr(ab_major[1]),
+            *elem_type,
+            FragKindAttr(frag_kind),
+        )
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return (self.m.data, self.n.data, self.k.data)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(f"{self.m.data}x{self.n.data}x{self.k.data}")
+            printer.print_string(
+                f", ab_major = ({self.a_major.data}, {self.b_major.data})"
+                ", elem_type = ("
+            )
+            printer.print_list(
+                (self.a_type, self.b_type, self.acc_type), printer.print_attribute
+            )
+            printer.print_string(f"), frag_kind = {self.frag_kind.data}")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
+        with parser.in_angle_brackets():
+            pos = parser.pos
+            dims = parser.parse_dimension_list()
+            if len(dims) != 3:
+                parser.raise_error("expected an MxNxK shape", pos, parser.pos)
+            parser.parse_punctuation(",")
+            parser.parse_keyword("ab_major")
+            parser.parse_punctuation("=")
+            parser.parse_punctuation("(")
+            a_major = _parse_enum(parser, Major, "majorness")
+            parser.parse_punctuation(",")
+            b_major = _parse_enum(parser, Major, "majorness")
+            parser.parse_punctuation(")")
+            parser.parse_punctuation(",")
+            parser.parse_keyword("elem_type")
+            parser.parse_punctuation("=")
+            types = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, parser.parse_type
+            )
+            if len(types) != 3:
+                parser.raise_error("expected three element types (A, B, accumulator)")
+            parser.parse_punctuation(",")
+            parser.parse_keyword("frag_kind")
+            parser.parse_punctuation("=")
+            frag_kind = _parse_enum(parser, FragKind, "fragment kind")
+        params = (
+            *(IntAttr(d) for d in dims),
+            MajorAttr(a_major),
+            MajorAttr(b_major),
+            *types,
+            FragKindAttr(frag_kind),
+        )
+        return verified(parser, cls, start, params)
+
+    @property
+    def family(self) -> str | None:
+        return wgmma_family(
+            element_type_name(self.a_type), element_type_name(self.b_type)
+        )
+
+    def verify(self) -> None:
+        m, n, k = self.shape
+        a, b = element_type_name(self.a_type), element_type_name(self.b_type)
+        acc = element_type_name(self.acc_type)
+        if m != 64:
+            raise VerifyException(f"sm90 wgmma requires M = 64, got {m}")
+        family = wgmma_family(a, b)
+        if family is None:
+            raise VerifyException(
+                f"unsupported sm90 wgmma input types A = {a}, B = {b}"
+            )
+        family_k, accumulators, transposable, integer_lattice = _WGMMA_FAMILIES[family]
+        if acc not in accumulators:
+            raise VerifyException(
+                f"sm90 wgmma with {a} inputs accumulates in "
+                f"{' or '.join(accumulators)}, got {acc}"
+            )
+        if k != family_k:
+            raise VerifyException(
+                f"sm90 wgmma with {a} inputs requires K = {family_k}, got {k}"
+            )
+        if not legal_wgmma_n(n, integer_lattice):
+            lattice = (
+                "8, 16, 24 or a multiple of 16 up to 256"
+                if integer_lattice
+                else "a multiple of 8 between 8 and 256"
+            )
+            raise VerifyException(f"WGMMA N must be {lattice}, got {n}")
+        majors = (self.a_major.data, self.b_major.data)
+        if Major.MN in majors and not transposable:
+            raise VerifyException(f"mn-major operands need f16 or bf16 inputs, got {a}")
+        if self.frag_kind.data == FragKind.RS and self.a_major.data != Major.K:
+            raise VerifyException("frag_kind = rs requires a k-major A operand")
+
+
+@irdl_attr_definition
+class UniversalFmaAtomType(ParametrizedAttribute, TypeAttribute):
+    """
+    The universal FMA atom: one scalar fused multiply-add per thread, the fallback MMA
+    atom of every target (A, B and accumulator element types).
+
+    Example: `!cute_nvgpu.universal_fma<f32, f32, f32>`
+    """
+
+    name = "cute_nvgpu.universal_fma"
+
+    a_type: TypeAttribute
+    b_type: TypeAttribute
+    acc_type: TypeAttribute
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_list(
+                (self.a_type, self.b_type, self.acc_type), printer.print_attribute
+            )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
+        types = parser.parse_comma_separated_list(
+            parser.Delimiter.ANGLE, parser.parse_type
+        )
+        if len(types) != 3:
+            parser.raise_error("expected three element types (A, B, accumulator)")
+        return verified(parser, cls, start, tuple(types))
+
+
+MmaAtomType = SM90MmaAtomType | UniversalFmaAtomType
+MmaAtomConstraint = base(SM90MmaAtomType) | base(UniversalFmaAtomType)
+
+
+@irdl_attr_definition
+class SmemDescType(ParametrizedAttribute, TypeAttribute):
+    """
+    A GMMA shared-memory matrix descriptor: the 64-bit word `wgmma.mma_async` reads an
+    SMEM operand through.
+
+    Example: `!cute_nvgpu.smem_desc`
+    """
+
+    name = "cute_nvgpu.smem_desc"
+
+
+# tcgen05.cp shapes in the order of tileiras's S2T shape enum: index 1 and 2 multicast to
+# 2 warps' worth of TMEM lanes, index 3 to 4 (PTX ISA, tcgen05.cp "Shapes").
+S2T_SHAPES = (
+    "128x256b",
+    "64x128b.warpx2::02_13",
+    "64x128b.warpx2::01_23",
+    "32x128b.warpx4",
+    "128x128b",
+    "4x256b",
+)
+S2T_CTA_GROUPS = (1, 2, 4)
+
+
+@irdl_attr_definition
+class S2tCopyAtomType(ParametrizedAttribute, TypeAttribute):
+    """
+    The sm100 shared-memory -> tensor-memory copy atom (`tcgen05.cp`), with its shape and
+    the number of cooperating CTAs (`cta_group`, 1, 2 or 4).
+
+    `multicast_width` is what the Blackwell 2-CTA / 4-CTA lowering reads: 4 for the
+    `warpx4` shape, 2 for the `warpx2` shapes, 1 otherwise.
+
+    Example: `!cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 2>`
+    """
+
+    name = "cute_nvgpu.sm100.s2t_copy"
+
+    shape: StringAttr
+    cta_group: IntAttr
+
+    def __init__(self, shape: str, cta_group: int) -> None:
+        super().__init__(StringAttr(shape), IntAttr(cta_group))
+
+    @property
+    def shape_index(self) -> int:
+        return S2T_SHAPES.index(self.shape.data)
+
+    @property
+    def multicast_width(self) -> int:
+        return {1: 2, 2: 2, 3: 4}.get(self.shape_index, 1)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string("shape = ")
+            printer.print_string_literal(self.shape.data)
+            printer.print_string(f", cta_group = {self.cta_group.data}")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
+        with parser.in_angle_brackets():
+            parser.parse_keyword("shape")
+            parser.parse_punctuation("=")
+            shape = parser.parse_str_literal()
+            parser.parse_punctuation(",")
+            parser.parse_keyword("cta_group")
+            parser.parse_punctuation("=")
+            cta_group = parser.parse_integer(allow_boolean=False)
+        return verified(parser, cls, start, (StringAttr(shape), IntAttr(cta_group)))
+
+    def verify(self) -> None:
+        if self.shape.data not in S2T_SHAPES:
+            raise VerifyException(
+                f"unknown tcgen05.cp shape '{self.shape.data}'; expected one of "
+                + ", ".join(S2T_SHAPES)
+            )
+        if self.cta_group.data not in S2T_CTA_GROUPS:
+            raise VerifyException(
+                f"cta_group must be 1, 2 or 4, got {self.cta_group.data}"
+            )
+
+
+SWIZZLE_BYTES = (0, 32, 64, 128)
+DESC_OFFSET_LIMIT = 1 << 18
+"""LBO / SBO are stored >> 4 in 14-bit fields, so byte offsets stay below 2^18."""
+
+
+@irdl_op_definition
+class MakeGmmaSmemDescOp(IRDLOperation):
+    """
+    Builds the GMMA shared-memory descriptor of an SMEM operand tile.
+
+    `lbo` / `sbo` are the leading / stride byte offsets (16-byte aligned), `base_offset`
+    the 3-bit matrix base offset, `swizzle` the swizzle span in bytes (0 for none).
+    Packing into the 64-bit word happens at lowering.
+
+    Example:
+    `%d = cute_nvgpu.make_gmma_smem_desc %smem lbo = 2048 sbo = 0 base_offset = 0 swizzle = 128 : !llvm.ptr<3>`
+    """
+
+    name = "cute_nvgpu.make_gmma_smem_desc"
+
+    base_address = operand_def(LLVMPointerType)
+    lbo = prop_def(IntegerAttr[I64])
+    sbo = prop_def(IntegerAttr[I64])
+    base_offset = prop_def(IntegerAttr[I64])
+    swizzle = prop_def(IntegerAttr[I64])
+    result = result_def(SmemDescType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "$base_address `lbo` `=` $lbo `sbo` `=` $sbo `base_offset` `=` $base_offset"
+        " `swizzle` `=` $swizzle attr-dict `:` type($base_address)"
+    )
+
+    def __init__(
+        self,
+        base_address: SSAValue | Operation,
+        *,
+        lbo: int,
+        sbo: int,
+        base_offset: int = 0,
+        swizzle: int = 128,
+    ) -> None:
+        super().__init__(
+            operands=[base_address],
+            properties={
+                "lbo": IntegerAttr(lbo, 64),
+                "sbo": IntegerAttr(sbo, 64),
+                "base_offset": IntegerAttr(base_offset, 64),
+                "swizzle": IntegerAttr(swizzle, 64),
+            },
+            result_types=[SmemDescType()],
+        )
+
+    def verify_(self) -> None:
+        pointer = self.base_address.type
+        assert isinstance(pointer, LLVMPointerType)
+        if pointer.addr_space != IntAttr(SHARED_ADDRESS_SPACE):
+            raise VerifyException(
+                "base address must be a shared-memory pointer (!llvm.ptr<3>)"
+            )
+        for field, value in (
+            ("lbo", self.lbo.value.data),
+            ("sbo", self.sbo.value.data),
+        ):
+            if value % 16 or not 0 <= value < DESC_OFFSET_LIMIT:
+                raise VerifyException(
+                    f"{field} must be a multiple of 16 below {DESC_OFFSET_LIMIT}, got {value}"
+                )
+        if not 0 <= self.base_offset.value.data < 8:
+            raise VerifyException(
+                f"base_offset must be between 0 and 7, got {self.base_offset.value.data}"
+            )
+        if self.swizzle.value.data not in SWIZZLE_BYTES:
+            raise VerifyException(
+                f"swizzle must be 0, 32, 64 or 128 bytes, got {self.swizzle.value.data}"
+            )
+
+
+class MmaAtomField(StrEnum):
+    """A runtime field of an sm90 MMA atom."""
+
+    ACCUM_C = "accum_c"
+    """scale-d: 0 overwrites the accumulator, 1 accumulates into it."""
+    NEG_A = "neg_a"
+    """imm-scale-a = -1: negate A."""
+    NEG_B = "neg_b"
+    """imm-scale-b = -1: negate B."""
+
+
+@irdl_attr_definition
+class MmaAtomFieldAttr(EnumAttribute[MmaAtomField], SpacedOpaqueSyntaxAttribute):
+    """A runtime field of an sm90 MMA atom: `#cute_nvgpu<atom_field accum_c>`."""
+
+    name = "cute_nvgpu.atom_field"
+
+
+@irdl_op_definition
+class AtomSetValueOp(IRDLOperation):
+    """
+    Returns the atom with one runtime field set (`accum_c` is wgmma's scale-d; `neg_a` /
+    `neg_b` its imm-scale-a / imm-scale-b, which integer atoms do not have).
+
+    Example: `%acc = cute_nvgpu.atom.set_value %atom, accum_c, %true : !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>`
+    """
+
+    name = "cute_nvgpu.atom.set_value"
+
+    T: ClassVar = VarConstraint("T", base(SM90MmaAtomType))
+
+    atom = operand_def(T)
+    field = prop_def(MmaAtomFieldAttr)
+    value = operand_def(i1)
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$atom `,` $field `,` $value attr-dict `:` type($atom)"
+
+    def __init__(
+        self,
+        atom: SSAValue | Operation,
+        field: MmaAtomField,
+        value: SSAValue | Operation,
+    ) -> None:
+        super().__init__(
+            operands=[atom, value],
+            properties={"field": MmaAtomFieldAttr(field)},
+            result_types=[SSAValue.get(atom).type],
+        )
+
+    def verify_(self) -> None:
+        atom = self.atom.type
+        assert isinstance(atom, SM90MmaAtomType)
+        if self.field.data != MmaAtomField.ACCUM_C and atom.family in ("int8", "b1"):
+            raise VerifyException(
+                f"{self.field.data} is not supported by {element_type_name(atom.a_type)} "
+                "wgmma atoms"
+            )
+
+
+@irdl_op_definition
+class MakeWarpUniformOp(IRDLOperation):
+    """
+    Asserts that a scalar has the same value in every lane of the warp, so that branches
+    on it stay uniform (used for the rank predicates of the 2-CTA / 4-CTA copy paths).
+
+    Example: `%u = cute_nvgpu.arch.make_warp_uniform %p : i1`
+    """
+
+    name = "cute_nvgpu.arch.make_warp_uniform"
+
+    T: ClassVar = VarConstraint("T", base(IntegerType))
+
+    value = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$value attr-dict `:` type($value)"
+
+    def __init__(self, value: SSAValue | Operation) -> None:
+        super().__init__(operands=[value], result_types=[SSAValue.get(value).type])
+
+
+CuteNvgpu = Dialect(
+    "cute_nvgpu",
+    [
+        MakeGmmaSmemDescOp,
+        AtomSetValueOp,
+        MakeWarpUniformOp,
+    ],
+    [
+        SM90MmaAtomType,
+        UniversalFmaAtomType,
+        SmemDescType,
+        S2tCopyAtomType,
+        MajorAttr,
+        FragKindAttr,
+        MmaAtomFieldAttr,
+    ],
+)
