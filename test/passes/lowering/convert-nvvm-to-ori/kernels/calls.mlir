@@ -46,3 +46,61 @@ module attributes {nvvm.target = #nvvm.target<chip = "sm_90a">} {
     llvm.return %s1 : !llvm.struct<(f32, i32)>
   }
 }
+
+// make_pair is called before it is defined: it gets a prototype. clamp is private: no
+// .visible. divmod returns its two results as one 8-byte struct.
+// PTX:      .visible .func (.param .align 4 .b8 func_retval0[8]) make_pair(
+// PTX-NEXT: 	.param .f32 make_pair_param_0,
+// PTX-NEXT: 	.param .b32 make_pair_param_1,
+// PTX-NEXT: 	.param .b8 make_pair_param_2,
+// PTX-NEXT: 	.param .b8 make_pair_param_3
+// PTX-NEXT: )
+// PTX-NEXT: ;
+// PTX:      .func (.param .f32 func_retval0) clamp(
+// PTX:      	max.f32 	%f3, %f0, %f1;
+// PTX-NEXT: 	min.f32 	%f4, %f3, %f2;
+// PTX-NEXT: 	st.param.f32 	[func_retval0], %f4;
+// PTX-NEXT: 	ret;
+// PTX:      .visible .func (.param .align 4 .b8 func_retval0[8]) divmod(
+// PTX:      	st.param.u32 	[func_retval0], %r2;
+// PTX-NEXT: 	st.param.u32 	[func_retval0+4], %r3;
+// PTX:      .visible .entry kernel(
+// PTX:      	.param .u8 kernel_param_3,
+// PTX-NEXT: 	.param .u8 kernel_param_4
+// The call-sequence .param variables are declared once per call.
+// PTX:      	.param .f32 param0;
+// PTX-NEXT: 	.param .f32 param1;
+// PTX-NEXT: 	.param .f32 param2;
+// PTX-NEXT: 	.param .f32 retval0;
+// PTX:      	ld.param.u8 	%rs0, [kernel_param_3];
+// PTX-NEXT: 	setp.ne.s16 	%p0, %rs0, 0;
+// PTX:      	st.param.f32 	[param0], %f0;
+// PTX-NEXT: 	st.param.f32 	[param1], 0f00000000;
+// PTX-NEXT: 	st.param.f32 	[param2], 0f3F800000;
+// PTX-NEXT: 	call 	(retval0), clamp, (param0, param1, param2);
+// PTX-NEXT: 	ld.param.f32 	%f[[Y:[0-9]+]], [retval0];
+// PTX:      	call 	(retval1), divmod, (param3, param4);
+// PTX-NEXT: 	ld.param.u32 	%r[[Q:[0-9]+]], [retval1];
+// PTX-NEXT: 	ld.param.u32 	%r[[R:[0-9]+]], [retval1+4];
+// PTX-NEXT: 	st.param.f32 	[param5], %f[[Y]];
+// PTX-NEXT: 	st.param.u32 	[param6], %r[[Q]];
+// PTX-NEXT: 	selp.u16 	%rs[[BYTE:[0-9]+]], 1, 0, %p0;
+// PTX-NEXT: 	st.param.u8 	[param7], %rs[[BYTE]];
+// PTX-NEXT: 	st.param.u8 	[param8], %rs1;
+// PTX-NEXT: 	call 	(retval2), make_pair, (param5, param6, param7, param8);
+// PTX-NEXT: 	ld.param.f32 	%f[[F:[0-9]+]], [retval2];
+// PTX-NEXT: 	ld.param.u32 	%r[[I:[0-9]+]], [retval2+4];
+// PTX-NEXT: 	add.s32 	%r[[SUM:[0-9]+]], %r[[I]], %r[[R]];
+// PTX-NEXT: 	st.global.f32 	[%rd0], %f[[F]];
+// PTX-NEXT: 	st.global.u32 	[%rd0+4], %r[[SUM]];
+// PTX:      .visible .func (.param .align 4 .b8 func_retval0[8]) make_pair(
+// PTX:      	selp.f32 	%f[[G:[0-9]+]], %f{{[0-9]+}}, %f0, %p0;
+// PTX-NEXT: 	cvt.u32.u8 	%r[[WIDE:[0-9]+]], %rs1;
+// PTX-NEXT: 	add.s32 	%r[[J:[0-9]+]], %r0, %r[[WIDE]];
+// PTX-NEXT: 	st.param.f32 	[func_retval0], %f[[G]];
+// PTX-NEXT: 	st.param.u32 	[func_retval0+4], %r[[J]];
+
+// ORI:      ori.func visible func @make_pair(f32 @make_pair_param_0, b32 @make_pair_param_1, b8 @make_pair_param_2, b8 @make_pair_param_3) -> (align 4 b8 @func_retval0[8])
+// ORI-NOT:  {
+// ORI:      ori.func func @clamp(
+// ORI:        ori.call "call" ((@retval0), @clamp, (@param0, @param1, @param2))

@@ -28,32 +28,43 @@ module attributes {nvvm.target = #nvvm.target<chip = "sm_90a", features = "+ptx8
 // ORI:      ori.version "8.0"
 // ORI-NEXT: ori.target ["sm_90a"]
 // ORI-NEXT: ori.address_size 64
-// ORI:      ori.func visible entry @saxpy(u64 @saxpy_param_0, u64 @saxpy_param_1, f32 @saxpy_param_2, u32 @saxpy_param_3) maxntid 256, 1, 1 {
-// ORI:        ori.inst "mov.u32" (def %r0, sreg(%tid.x))
-// ORI:        ori.inst "setp.lt.s32" (def %p0, %r4, %r3)
-// ORI-NEXT:   ori.bra if %p0 "bra" ^[[THEN:.*]], ^[[END:.*]]
-// ORI:      ^[[THEN]]:
-// ORI:        ori.inst "mul.wide.s32" (def %rd2, %r4, 4)
-// ORI:        ori.inst "ld.global.f32" (def %f1, [%rd3])
-// ORI:        ori.inst "st.global.f32" ([%rd5], %f4)
+// ORI-NEXT: ori.func visible entry @saxpy(u64 @saxpy_param_0, u64 @saxpy_param_1, f32 @saxpy_param_2, u32 @saxpy_param_3) maxntid 256, 1, 1 {
+// ORI:        ori.inst "ld.param.u32" (def %[[N:r[0-9]+]], [@saxpy_param_3])
+// ORI-NEXT:   ori.inst "mov.u32" (def %[[TID:r[0-9]+]], sreg(%tid.x))
+// ORI-NEXT:   ori.inst "mov.u32" (def %[[BID:r[0-9]+]], sreg(%ctaid.x))
+// ORI-NEXT:   ori.inst "mov.u32" (def %[[BDIM:r[0-9]+]], sreg(%ntid.x))
+// ORI-NEXT:   ori.inst "mul.lo.s32" (def %[[BASE:r[0-9]+]], %[[BID]], %[[BDIM]])
+// ORI-NEXT:   ori.inst "add.s32" (def %[[I:r[0-9]+]], %[[BASE]], %[[TID]])
+// ORI-NEXT:   ori.inst "setp.lt.s32" (def %[[P:p[0-9]+]], %[[I]], %[[N]])
+// ORI-NEXT:   ori.bra if not %[[P]] "bra" ^[[END:bb[0-9]+]], ^[[THEN:bb[0-9]+]]
+// ORI-NEXT: ^[[THEN]]:
+// ORI-NEXT:   ori.inst "mul.wide.s32" (def %{{.*}}, %[[I]], 4)
+// ORI:        ori.inst "st.global.f32" ([%{{.*}}], %{{.*}})
 // ORI-NEXT:   ori.fallthrough ^[[END]]
-// ORI:      ^[[END]]:
+// ORI-NEXT: ^[[END]]:
 // ORI-NEXT:   ori.ret "ret"
 
 // PTX:      .visible .entry saxpy(
 // PTX-NEXT: 	.param .u64 saxpy_param_0,
-// PTX:      .maxntid 256, 1, 1
-// PTX:      	.reg .pred 	%p<1>;
-// PTX-NEXT: 	.reg .b32 	%r<5>;
+// PTX-NEXT: 	.param .u64 saxpy_param_1,
+// PTX-NEXT: 	.param .f32 saxpy_param_2,
+// PTX-NEXT: 	.param .u32 saxpy_param_3
+// PTX-NEXT: )
+// PTX-NEXT: .maxntid 256, 1, 1
+// PTX-NEXT: {
+// PTX-NEXT: 	.reg .pred 	%p<1>;
+// PTX-NEXT: 	.reg .b32 	%r<6>;
 // PTX-NEXT: 	.reg .b64 	%rd<6>;
 // PTX-NEXT: 	.reg .f32 	%f<5>;
-// PTX:      	ld.param.f32 	%f0, [saxpy_param_2];
-// PTX:      	mul.lo.s32 	%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}};
-// PTX:      	@%p0 bra 	[[THEN:\$L__ori_[0-9]+]];
-// PTX-NEXT: 	bra 	[[END:\$L__ori_[0-9]+]];
-// PTX-NEXT: [[THEN]]:
-// PTX:      	mul.f32 	%f3, %f0, %f1;
+// PTX:      	setp.lt.s32 	%p0, %r5, %r0;
+// PTX-NEXT: 	@!%p0 bra 	[[END:\$L__ori_[0-9]+]];
+// PTX-NEXT: 	mul.wide.s32 	%rd2, %r5, 4;
+// PTX-NEXT: 	add.s64 	%rd3, %rd0, %rd2;
+// PTX:      	ld.global.f32 	%f1, [%rd3];
+// PTX-NEXT: 	ld.global.f32 	%f2, [%rd5];
+// PTX-NEXT: 	mul.f32 	%f3, %f0, %f1;
 // PTX-NEXT: 	add.f32 	%f4, %f3, %f2;
 // PTX-NEXT: 	st.global.f32 	[%rd5], %f4;
 // PTX-NEXT: [[END]]:
 // PTX-NEXT: 	ret;
+// PTX-NEXT: }

@@ -35,3 +35,35 @@ module attributes {nvvm.target = #nvvm.target<chip = "sm_90a">} {
     llvm.return
   }
 }
+
+// Operands become the registers of their values; `n` operands their digits; a tied
+// input is copied into its output first. The snippets' own `.reg .pred` get fresh
+// predicate registers of the function, and their labels become blocks.
+// PTX:      	ld.param.u32 	%r0, [asm_kernel_param_1];
+// PTX-NEXT: 	ld.param.f32 	%f0, [asm_kernel_param_2];
+// PTX-NEXT: 	ld.param.u64 	%rd1, [asm_kernel_param_3];
+// PTX-NEXT: 	add.s32 	%r1, %r0, %r0;
+// PTX-NEXT: 	shl.b32 	%r2, %r1, 3;
+// PTX-NEXT: 	mov.b64 	{%r3, %r4}, %rd1;
+// PTX-NEXT: 	mov.b32 	%r5, %r3;
+// PTX-NEXT: 	add.s32 	%r5, %r5, 1;
+// PTX-NEXT: 	mul.rn.f32 	%f1, %f0, 0f40000000;
+// PTX-NEXT: 	setp.gt.s32 	%p0, %r4, 0;
+// PTX-NEXT: 	selp.u32 	%r6, 1, 0, %p0;
+// PTX-NEXT: 	mov.u64 	%rd2, bar;
+// PTX-NEXT: 	cvt.u32.u64 	%r7, %rd2;
+// PTX-NEXT: 	mbarrier.init.shared::cta.b64 	[%r7], 1;
+// PTX-NEXT: 	mov.b32 	%r8, 0;
+// PTX-NEXT: [[WAIT:\$L__ori_[0-9]+]]:
+// PTX-NEXT: 	mbarrier.try_wait.parity.shared::cta.b64 	%p1, [%r7], %r8, %r8;
+// PTX-NEXT: 	@%p1 bra.uni 	[[DONE:\$L__ori_[0-9]+]];
+// PTX-NEXT: 	bra.uni 	[[WAIT]];
+// PTX-NEXT: [[DONE]]:
+// PTX-NEXT: 	st.global.u32 	[%rd0], %r2;
+// PTX-NEXT: 	st.global.u32 	[%rd0+4], %r5;
+// PTX-NEXT: 	st.global.u32 	[%rd0+8], %r6;
+// PTX-NEXT: 	st.global.f32 	[%rd0+12], %f1;
+
+// ORI:        ori.inst "mov.b64" (def {%r3, %r4}, %rd1)
+// ORI:        ori.mbarrier "mbarrier.try_wait.parity.shared::cta.b64" (def %p1, [%r7], %r8, %r8)
+// ORI-NEXT:   ori.bra if %p1 "bra.uni" ^[[DONE:bb[0-9]+]], ^{{bb[0-9]+}}

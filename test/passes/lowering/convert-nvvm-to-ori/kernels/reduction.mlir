@@ -67,3 +67,47 @@ module attributes {nvvm.target = #nvvm.target<chip = "sm_90a">} {
     llvm.return
   }
 }
+
+// The scf.while loop: its header takes the loop-carried registers, written by copies on
+// the way in and on the back edge; the "after" region reuses them without copies.
+// ORI:      ori.var shared align 16 f32 @partial[256]
+// ORI:        ori.inst "mov.b32" (def %[[I:r[0-9]+]], %[[FIRST:r[0-9]+]])
+// ORI-NEXT:   ori.inst "mov.f32" (def %[[ACC:f[0-9]+]], f32(0x0))
+// ORI-NEXT:   ori.fallthrough ^[[HEAD:bb[0-9]+]]
+// ORI-NEXT: ^[[HEAD]]:
+// ORI-NEXT:   ori.inst "setp.lt.s32" (def %[[MORE:p[0-9]+]], %[[I]], %{{r[0-9]+}})
+// ORI-NEXT:   ori.bra if not %[[MORE]] "bra" ^[[AFTER:bb[0-9]+]], ^[[BODY:bb[0-9]+]]
+// ORI-NEXT: ^[[BODY]]:
+// ORI:        ori.inst "ld.global.f32" (def %[[V:f[0-9]+]], [%{{rd[0-9]+}}])
+// ORI-NEXT:   ori.inst "add.f32" (def %[[SUM:f[0-9]+]], %[[ACC]], %[[V]])
+// ORI-NEXT:   ori.inst "add.s32" (def %[[NEXT:r[0-9]+]], %[[I]], %{{r[0-9]+}})
+// ORI-NEXT:   ori.inst "mov.f32" (def %[[ACC]], %[[SUM]])
+// ORI-NEXT:   ori.inst "mov.b32" (def %[[I]], %[[NEXT]])
+// ORI-NEXT:   ori.fallthrough ^[[HEAD]]
+// ORI-NEXT: ^[[AFTER]]:
+// ORI:        ori.inst "mov.u64" (def %{{rd[0-9]+}}, @partial)
+// ORI:        ori.inst "st.shared.f32" ([%[[SLOT:rd[0-9]+]]], %[[ACC]])
+// ORI-NEXT:   ori.bar "bar.sync" (0)
+
+// The tree reduction: the back edge of the step loop goes through an edge block that
+// copies the halved stride, so the exit path never sees the copy.
+// PTX:      .shared .align 16 .f32 partial[256];
+// PTX:      	mov.b32 	%r1, 128;
+// PTX-NEXT: [[STEP:\$L__ori_[0-9]+]]:
+// PTX-NEXT: 	setp.lt.u32 	%p1, %r3, %r1;
+// PTX-NEXT: 	@!%p1 bra 	[[SYNC:\$L__ori_[0-9]+]];
+// PTX:      	ld.shared.f32 	%f{{[0-9]+}}, [%rd4];
+// PTX:      	st.shared.f32 	[%rd4], %f{{[0-9]+}};
+// PTX-NEXT: [[SYNC]]:
+// PTX-NEXT: 	bar.sync 	0;
+// PTX-NEXT: 	shr.u32 	%r[[HALF:[0-9]+]], %r1, 1;
+// PTX-NEXT: 	setp.gt.u32 	%p2, %r[[HALF]], 0;
+// PTX-NEXT: 	@!%p2 bra 	[[DONE:\$L__ori_[0-9]+]];
+// PTX-NEXT: 	mov.b32 	%r1, %r[[HALF]];
+// PTX-NEXT: 	bra 	[[STEP]];
+// PTX-NEXT: [[DONE]]:
+// PTX-NEXT: 	setp.eq.s32 	%p3, %r3, 0;
+// PTX-NEXT: 	@!%p3 bra 	[[EXIT:\$L__ori_[0-9]+]];
+// PTX-NEXT: 	ld.shared.f32 	%f{{[0-9]+}}, [partial];
+// PTX:      [[EXIT]]:
+// PTX-NEXT: 	ret;

@@ -107,3 +107,65 @@ module attributes {nvvm.target = #nvvm.target<chip = "sm_90a", features = "+ptx8
     llvm.return
   }
 }
+
+// ORI:      ori.var extern shared align 1024 b8 @smem[]
+// ORI-NEXT: ori.var shared align 8 b64 @full[2]
+// ORI-NEXT: ori.var shared align 8 b64 @empty[2]
+// ORI-NEXT: ori.func visible entry @tma_copy(align 64 b8 @tma_copy_param_0[128], align 64 b8 @tma_copy_param_1[128], u32 @tma_copy_param_2) reqntid 256, 1, 1 maxnreg 128 {
+// ORI:        ori.mbarrier if %[[FIRST:p[0-9]+]] "mbarrier.init.shared::cta.b64" ([@full], 1)
+// ORI-NEXT:   ori.mbarrier if %[[FIRST]] "mbarrier.init.shared::cta.b64" ([@full + 8], 1)
+// ORI:        ori.fence "fence.mbarrier_init.release.cluster"
+// ORI-NEXT:   ori.bar "barrier.cluster.arrive.relaxed.aligned"
+// ORI-NEXT:   ori.bar "barrier.cluster.wait.aligned"
+// ORI:        ori.inst "elect.sync" (def _ | %[[LEADER:p[0-9]+]], -1)
+// ORI:        ori.mbarrier "mbarrier.try_wait.parity.shared::cta.b64" (def %[[READY:p[0-9]+]], [%{{rd[0-9]+}}], %{{r[0-9]+}}, 10000)
+// ORI-NEXT:   ori.bra if not %[[READY]] "bra" ^[[RETRY:bb[0-9]+]], ^{{bb[0-9]+}}
+// ORI:        ori.mbarrier if %[[LEADER]] "mbarrier.arrive.expect_tx.shared::cta.b64" (_, [%{{rd[0-9]+}}], 16384)
+// ORI:        ori.cp.async.bulk if %[[LEADER]] "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" ([%{{rd[0-9]+}}], [%rd1, {%{{r[0-9]+}}, %r4}], [%{{rd[0-9]+}}])
+
+// The tensor maps are grid constants: the kernel takes their generic address.
+// PTX:      .extern .shared .align 1024 .b8 smem[];
+// PTX-NEXT: .shared .align 8 .b64 full[2];
+// PTX-NEXT: .shared .align 8 .b64 empty[2];
+// PTX-NEXT: .visible .entry tma_copy(
+// PTX-NEXT: 	.param .align 64 .b8 tma_copy_param_0[128],
+// PTX-NEXT: 	.param .align 64 .b8 tma_copy_param_1[128],
+// PTX-NEXT: 	.param .u32 tma_copy_param_2
+// PTX-NEXT: )
+// PTX-NEXT: .reqntid 256, 1, 1
+// PTX-NEXT: .maxnreg 128
+// PTX:      	mov.u64 	%rd0, tma_copy_param_0;
+// PTX-NEXT: 	cvta.param.u64 	%rd1, %rd0;
+// PTX-NEXT: 	mov.u64 	%rd2, tma_copy_param_1;
+// PTX-NEXT: 	cvta.param.u64 	%rd3, %rd2;
+// PTX:      	setmaxnreg.dec.sync.aligned.u32 	40;
+// PTX-NEXT: 	elect.sync 	_|%p[[LEADER:[0-9]+]], -1;
+// The producer: wait for a free stage, arm its full barrier, load.
+// PTX:      	mov.u64 	%rd{{[0-9]+}}, smem;
+// PTX-NEXT: 	add.s64 	%rd{{[0-9]+}}, %rd{{[0-9]+}}, %rd{{[0-9]+}};
+// PTX-NEXT: [[PWAIT:\$L__ori_[0-9]+]]:
+// PTX-NEXT: 	mbarrier.try_wait.parity.shared::cta.b64 	%p[[FREE:[0-9]+]], [%rd{{[0-9]+}}], %r{{[0-9]+}}, 10000;
+// PTX-NEXT: 	@!%p[[FREE]] bra 	[[PWAIT]];
+// PTX-NEXT: 	@%p[[LEADER]] mbarrier.arrive.expect_tx.shared::cta.b64 	_, [%rd[[FULL:[0-9]+]]], 16384;
+// PTX-NEXT: 	mul.lo.s32 	%r[[COL:[0-9]+]], %r1, 64;
+// PTX-NEXT: 	@%p[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes 	[%rd{{[0-9]+}}], [%rd1, {%r[[COL]], %r4}], [%rd[[FULL]]];
+// The consumer: wait for a full stage, store it with TMA, release it.
+// PTX:      	setmaxnreg.inc.sync.aligned.u32 	232;
+// PTX:      	mov.u64 	%rd{{[0-9]+}}, smem;
+// PTX-NEXT: 	add.s64 	%rd{{[0-9]+}}, %rd{{[0-9]+}}, %rd{{[0-9]+}};
+// PTX-NEXT: [[CWAIT:\$L__ori_[0-9]+]]:
+// PTX-NEXT: 	mbarrier.try_wait.parity.shared::cta.b64 	%p[[DONE:[0-9]+]], [%rd{{[0-9]+}}], %r{{[0-9]+}}, 10000;
+// PTX-NEXT: 	@!%p[[DONE]] bra 	[[CWAIT]];
+// PTX-NEXT: 	fence.proxy.async.shared::cta;
+// PTX-NEXT: 	mul.lo.s32 	%r[[CCOL:[0-9]+]], %r0, 64;
+// PTX-NEXT: 	@%p{{[0-9]+}} cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group 	[%rd3, {%r[[CCOL]], %r4}], [%rd{{[0-9]+}}];
+// PTX-NEXT: 	cp.async.bulk.commit_group;
+// PTX-NEXT: 	cp.async.bulk.wait_group.read 	0;
+// PTX-NEXT: 	mbarrier.arrive.shared::cta.b64 	%rd{{[0-9]+}}, [%rd{{[0-9]+}}];
+// PTX:      	cp.async.bulk.wait_group 	0;
+// PTX:      	bar.sync 	0;
+// PTX-NEXT: 	@!%p0 bra 	[[RET:\$L__ori_[0-9]+]];
+// PTX-NEXT: 	mbarrier.inval.shared::cta.b64 	[full];
+// PTX-NEXT: 	mbarrier.inval.shared::cta.b64 	[full+8];
+// PTX-NEXT: [[RET]]:
+// PTX-NEXT: 	ret;
