@@ -50,7 +50,7 @@ from tileas_py.passes.lowering.nvvm_to_ori.operands import (
     Vector,
 )
 from tileas_py.passes.lowering.nvvm_to_ori.registry import lowers
-from tileas_py.passes.lowering.nvvm_to_ori.types import PRED
+from tileas_py.passes.lowering.nvvm_to_ori.types import B32, PRED
 
 # ---------------------------------------------------------------------------------------
 # Special registers
@@ -97,22 +97,20 @@ def lower_barrier0(fl: FunctionLowering, op: sync.Barrier0Op) -> None:
 @lowers(sync.BarrierOp)
 def lower_barrier(fl: FunctionLowering, op: sync.BarrierOp) -> None:
     barrier = _optional_source(fl, op.barrierId, 0)
-    if op.reductionOp is None or op.reductionPredicate is None or op.res is None:
+    if op.reductionOp is None or op.reductionPredicate is None:
         threads = () if op.numberOfThreads is None else (fl.source(op.numberOfThreads),)
         fl.emit("bar.sync", barrier, *threads)
         return
     contribution = fl.fresh(PRED)
-    fl.emit(
-        "setp.ne.s32", Def(contribution), fl.register(op.reductionPredicate), ImmAttr(0)
-    )
-    dst = fl.result(op.res)
+    fl.emit("setp.ne.s32", Def(contribution), fl.register(op.reductionPredicate), ImmAttr(0))
+    result = fl.fresh(B32) if op.res is None else fl.result(op.res)
     reduction = op.reductionOp.data
     if reduction is BarrierReduction.POPC:
-        fl.emit("bar.red.popc.u32", Def(dst), barrier, contribution)
+        fl.emit("bar.red.popc.u32", Def(result), barrier, contribution)
         return
     reduced = fl.fresh(PRED)
     fl.emit(f"bar.red.{reduction.value}.pred", Def(reduced), barrier, contribution)
-    fl.emit("selp.u32", Def(dst), ImmAttr(1), ImmAttr(0), reduced)
+    fl.emit("selp.u32", Def(result), ImmAttr(1), ImmAttr(0), reduced)
 
 
 @lowers(sync.BarrierArriveOp)
