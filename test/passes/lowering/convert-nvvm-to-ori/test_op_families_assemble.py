@@ -2,10 +2,11 @@
 
 Each op-family test of this folder (`arith.mlir`, `memory.mlir`, ...) is lowered with
 `--split-input-file -p convert-nvvm-to-ori -t ptx`, and every one of its modules must
-assemble for sm_90a (`-c`: device functions are compiled on their own) without an
+assemble for its `.target` (`-c`: device functions are compiled on their own) without an
 error or a warning.
 """
 
+import re
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,8 @@ def test_every_module_assembles(family: Path, tmp_path: Path) -> None:
     for index, text in enumerate(modules):
         chunk = tmp_path / f"chunk{index}.ptx"
         chunk.write_text(text)
-        result = run_ptxas(chunk, extra_args=("-c",))
+        target = re.search(r"^\.target (\w+)$", text, re.M)
+        assert target is not None
+        result = run_ptxas(chunk, arch=target.group(1), extra_args=("-c",))
         assert result.ok, f"module {index}:\n" + "\n".join(result.messages)
         assert not [m for m in result.messages if "warning" in m], result.messages

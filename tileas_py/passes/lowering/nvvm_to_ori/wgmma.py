@@ -40,7 +40,7 @@ from tileas_py.passes.lowering.nvvm_to_ori.operands import (
     Vector,
 )
 from tileas_py.passes.lowering.nvvm_to_ori.registry import lowers
-from tileas_py.passes.lowering.nvvm_to_ori.types import member_leaves
+from tileas_py.passes.lowering.nvvm_to_ori.types import B32, F32, member_leaves
 
 # ---------------------------------------------------------------------------------------
 # Structs
@@ -117,6 +117,29 @@ def accumulator_registers(
     return registers, in_place
 
 
+# The register each accumulator element needs: f32, or 32 bits holding an s32 or a pair
+# of f16 (`.f16x2`).
+_ACCUMULATOR_REGISTERS = {
+    hw_wgmma.WgmmaType.F32: F32,
+    hw_wgmma.WgmmaType.S32: B32,
+    hw_wgmma.WgmmaType.F16: B32,
+}
+
+
+def _check_accumulator(
+    fl: FunctionLowering, op: nvvm_wgmma.WgmmaMmaAsyncOp, type_d: hw_wgmma.WgmmaType
+) -> None:
+    needed = _ACCUMULATOR_REGISTERS[type_d]
+    element = fl.layout(op.inouts.type).leaves[0].scalar
+    if element.registers != needed:
+        fail(
+            op,
+            f"a {type_d} accumulator needs {needed.ptx_type}-register elements "
+            "(an f16 accumulator packs two values per register: use vector<2xf16> or "
+            f"i32 elements), not '{op.inouts.type}'",
+        )
+
+
 @lowers(nvvm_wgmma.WgmmaMmaAsyncOp)
 def lower_wgmma_mma_async(fl: FunctionLowering, op: nvvm_wgmma.WgmmaMmaAsyncOp) -> None:
     type_d = hw_wgmma.WgmmaType(op.typeD.data.value)
@@ -131,6 +154,7 @@ def lower_wgmma_mma_async(fl: FunctionLowering, op: nvvm_wgmma.WgmmaMmaAsyncOp) 
     )
     if type_a is hw_wgmma.WgmmaType.B1:
         opcode += ".and.popc"
+    _check_accumulator(fl, op, type_d)
     desc_a = fl.register(op.descriptorA)
     desc_b = fl.register(op.descriptorB)
     registers, in_place = accumulator_registers(fl, op.inouts, op)
