@@ -171,8 +171,9 @@ def lower_integer_binary(fl: FunctionLowering, op: Operation) -> None:
     lhs, rhs = op.operands
     result = op.results[0]
     scalar = fl.scalar(result.type)
-    if scalar.is_float or scalar.packed:
-        fail(op, f"'{op.name}' on '{result.type}' is not supported")
+    # The op verifiers allow integers only.
+    assert not scalar.is_float
+    assert not scalar.packed
     if scalar.is_predicate:
         predicate_operation = _PREDICATE_BINARY.get(operation)
         if predicate_operation is None:
@@ -364,8 +365,9 @@ def lower_integer_compare(fl: FunctionLowering, op: Operation) -> None:
         second = widened_predicate(fl, rhs, signed)
         fl.emit(f"setp.{comparison}.s32", Def(dst), first, second)
         return
-    if scalar.is_float or scalar.packed:
-        fail(op, f"'{op.name}' on '{lhs.type}' is not supported")
+    # The op verifiers allow integers only.
+    assert not scalar.is_float
+    assert not scalar.packed
     first = integer_operand(fl, lhs, scalar, signed, True)
     second = integer_operand(fl, rhs, scalar, signed, True)
     if not isinstance(first, RegOp):
@@ -487,10 +489,9 @@ def integer_cast(fl: FunctionLowering, op: Operation, signed: bool) -> None:
     source, result = op.operands[0], op.results[0]
     src = fl.scalar(source.type)
     dst = fl.scalar(result.type)
-    if src.is_float or dst.is_float or src.packed or dst.packed:
-        fail(
-            op, f"'{op.name}' from '{source.type}' to '{result.type}' is not supported"
-        )
+    # The op verifiers allow integers only.
+    assert not src.is_float
+    assert not dst.is_float
     if dst.bits > src.bits:
         extend(fl, op, signed)
     elif dst.bits < src.bits:
@@ -537,8 +538,7 @@ def lower_float_to_int(fl: FunctionLowering, op: Operation) -> None:
     source, result = op.operands[0], op.results[0]
     src = float_scalar(fl, op, source)
     dst_scalar = fl.scalar(result.type)
-    if dst_scalar.is_float or dst_scalar.packed:
-        fail(op, f"'{op.name}' to '{result.type}' is not supported")
+    assert not dst_scalar.is_float, "the op verifier allows integer results"
     if dst_scalar.is_predicate:
         whole = fl.fresh(B32)
         fl.emit(f"cvt.rzi.{sign}32.{src.float_name}", Def(whole), fl.register(source))

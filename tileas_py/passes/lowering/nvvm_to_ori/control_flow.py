@@ -164,9 +164,8 @@ def _callee_name(op: Operation) -> str:
 @lowers(func.CallOp, llvm.CallOp)
 def lower_call(fl: FunctionLowering, op: Operation) -> None:
     name = _callee_name(op)
-    signature = fl.module.signatures.get(name)
-    if signature is None:
-        fail(op, f"call to unknown function '@{name}'")
+    # The call verifier has checked that the callee exists.
+    signature = fl.module.signatures[name]
     if signature.is_kernel:
         fail(op, f"cannot call the kernel '@{name}'")
     arguments = op.args if isinstance(op, llvm.CallOp) else op.operands

@@ -166,20 +166,18 @@ def _stride(layout: Layout) -> int:
 
 def _field_offset(fl: FunctionLowering, struct: llvm.LLVMStructType, index: int) -> int:
     offset = 0
-    for position, field in enumerate(struct.types):
+    for field in struct.types.data[:index]:
         layout = fl.layout(field)
-        offset = (offset + layout.align - 1) // layout.align * layout.align
-        if position == index:
-            return offset
-        offset += layout.size
-    fail(fl.op, f"struct index {index} is out of range for '{struct}'")
+        offset = (
+            offset + layout.align - 1
+        ) // layout.align * layout.align + layout.size
+    field_layout = fl.layout(struct.types.data[index])
+    return (offset + field_layout.align - 1) // field_layout.align * field_layout.align
 
 
 def _scaled_index(fl: FunctionLowering, index: SSAValue, stride: int) -> RegOp:
     """`index * stride` as a 64-bit register (the index is signed, as in LLVM)."""
     scalar = fl.scalar(index.type)
-    if scalar.is_float or scalar.is_predicate or scalar.packed:
-        fail(fl.op, f"unsupported index type '{index.type}'")
     reg = fl.register(index)
     if scalar.bits == 32 and stride != 1:
         scaled = fl.fresh(B64)
@@ -211,8 +209,9 @@ def lower_gep(fl: FunctionLowering, op: llvm.GEPOp) -> None:
         if position == 0:
             stride = _stride(fl.layout(current))
         elif isinstance(current, llvm.LLVMStructType):
-            if constant is None:
-                fail(op, "a struct member index must be a constant")
+            assert constant is not None, (
+                "the GEP verifier wants constant struct indices"
+            )
             offset += _field_offset(fl, current, constant)
             current = current.types.data[constant]
             continue
@@ -220,7 +219,7 @@ def lower_gep(fl: FunctionLowering, op: llvm.GEPOp) -> None:
             current = current.type
             stride = _stride(fl.layout(current))
         else:
-            fail(op, f"cannot index into '{current}'")
+            raise AssertionError(f"the GEP verifier lets no index into '{current}'")
         if constant is not None:
             offset += constant * stride
             continue
