@@ -70,6 +70,7 @@ from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLow
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects.nvvm.target import TARGET_ATTR_NAME
 from tileas_py.hw.arch import Arch
+from tileas_py.ptx.performance import paused_gc
 
 _VERSION = re.compile(r"\d+\.\d+")
 
@@ -112,8 +113,9 @@ class ConvertNvvmToOriPass(ModulePass):
                 None,
                 f"{self.name}: ptx-version '{self.ptx_version}' is not MAJOR.MINOR",
             )
-        lower_structured_control_flow(op)
-        ops = lower_module(op, self.default_chip, self.ptx_version)
+        with paused_gc():
+            lower_structured_control_flow(op)
+            ops = lower_module(op, self.default_chip, self.ptx_version)
         old = op.body.block
         op.body.insert_block_before(Block(ops), old)
         op.body.detach_block(old)

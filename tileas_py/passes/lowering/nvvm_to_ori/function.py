@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from xdsl.dialects.builtin import FileLineColLoc, SymbolRefAttr, UnitAttr
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects.ori.attributes import ImmAttr
@@ -33,6 +33,7 @@ from tileas_py.dialects.ori.instructions import (
     instruction_class,
 )
 from tileas_py.dialects.ori.module_ops import VarOp
+from tileas_py.passes.lowering.nvvm_to_ori.liveness import Liveness, defining_block
 from tileas_py.passes.lowering.nvvm_to_ori.operands import (
     Address,
     Constant,
@@ -118,17 +119,16 @@ class FunctionLowering:
         self.registers = RegisterBank()
         self.variables: list[VarOp] = []
         self.values: dict[SSAValue, Lowered] = {}
-        self.aliases: dict[RegOp, list[SSAValue]] = {}
-        """Every value (so far) that one register holds, in the order they were lowered."""
-        self._verified: dict[RegOp, tuple[SSAValue, int]] = {}
-        self._positions: dict[Operation, int] = {}
+        self._holders: dict[tuple[Block, RegOp], list[SSAValue]] = {}
+        """The values (lowered so far) used in a block that hold a register."""
+        self._verified: dict[tuple[Block, RegOp], tuple[SSAValue, int]] = {}
+        self.liveness = Liveness((), {})
         self.blocks: dict[Block, Block] = {}
         self.materialized: dict[tuple[Block, Element, RegisterFile], RegOp] = {}
         self.op: Operation | None = None
         self.block = Block()
         self.tail = self.block
         self._source_successors: dict[Block, tuple[Block, ...]] = {}
-        self._reach_cache: dict[tuple[Block, Block], frozenset[Block]] = {}
         self._counters: dict[str, int] = {}
         self._merged: set[Block] = set()
         """Blocks with a single incoming edge, whose arguments are their incoming values."""
@@ -151,6 +151,7 @@ class FunctionLowering:
                 self.blocks[block] = Block()
                 self.func.body.add_block(self.blocks[block])
                 self._source_successors[block] = _successors(block)
+        self.liveness = Liveness(order, self._source_successors)
         edges = Counter(s for b in order for s in self._source_successors[b])
         for block in order[1:]:
             if edges[block] == 1:
@@ -267,12 +268,18 @@ class FunctionLowering:
         """Make `elements` (registers, constants, addresses) the lowering of `value`.
 
         Registers may be shared with other values (an extracted struct member is the
-        struct's register); `aliases` remembers who holds what.
+        struct's register); for each block, the values used there that hold a register
+        are remembered, for `overwritable`.
         """
         self.values[value] = elements
-        for element in elements:
-            if isinstance(element, RegOp):
-                self.aliases.setdefault(element, []).append(value)
+        registers = [e for e in elements if isinstance(e, RegOp)]
+        if not registers:
+            return
+        for block in {use.operation.parent_block() for use in value.uses}:
+            if block is None:
+                continue
+            for reg in registers:
+                self._holders.setdefault((block, reg), []).append(value)
 
     def fresh_value(self, value: SSAValue) -> tuple[RegOp, ...]:
         """Give `value` fresh registers, one per leaf."""
@@ -409,90 +416,54 @@ class FunctionLowering:
     def _copy(self, dst: RegOp, src: RegOp) -> None:
         self.emit(mov_for(file_of(dst)), Def(dst), src)
 
-    # -- liveness questions about the source CFG ------------------------------------------
+    # -- in-place writes ----------------------------------------------------------------
 
-    def overwritable(self, reg: RegOp, value: SSAValue, at: Operation) -> bool:
-        """Whether `at`, which reads `value`, may write its result into `reg` in place:
-        no value held in `reg`, `value` included, is used after `at` before it is
-        defined again."""
-        held = self.aliases.get(reg, [])
-        start = 0
-        verified = self._verified.get(reg)
-        if (
-            verified is not None
-            and verified[0] is value
-            and _block_of(value) is at.parent_block()
-        ):
-            # `value` came from an in-place write earlier in this block, which checked
-            # everything `reg` held before it: that is all dead here too.
-            start = verified[1]
-        return not any(self.live_after(other, at) for other in held[start:])
-
-    def overwritten(self, reg: RegOp, result: SSAValue) -> None:
-        """`result` now lives in `reg`, written in place by the op defining it."""
-        self.define_alias(reg, result)
-        self._verified[reg] = (result, len(self.aliases[reg]) - 1)
-
-    def define_alias(self, reg: RegOp, value: SSAValue) -> None:
-        self.aliases.setdefault(reg, []).append(value)
-
-    def live_after(self, value: SSAValue, at: Operation) -> bool:
-        """Whether some use of `value` other than `at` may run after `at`, before
-        `value` is defined again."""
-        at_block = at.parent_block()
-        def_block = _block_of(value)
-        assert at_block is not None
-        assert def_block is not None
-        after = self._reachable_avoiding(at_block, def_block)
-        for use in value.uses:
-            user = use.operation
-            if user is at:
+    def overwritable(self, value: SSAValue, at: Operation) -> set[RegOp]:
+        """The registers of `value` that `at`, which reads `value`, may overwrite in place:
+        those no live value holds after `at`, `value` included."""
+        liveness = self.liveness
+        block = at.parent_block()
+        assert block is not None
+        if liveness.live_after(value, at):
+            return set()
+        held_later: set[RegOp] = set()
+        for other in liveness.live_out(block):
+            held_later.update(
+                e for e in self.values.get(other, ()) if isinstance(e, RegOp)
+            )
+        free: set[RegOp] = set()
+        for reg in self.values[value]:
+            if not isinstance(reg, RegOp) or reg in held_later:
                 continue
-            block = user.parent_block()
-            if block in after:
-                return True
-            if block is at_block and self._position(at) < self._position(user):
-                return True
-        return False
+            holders = self._holders.get((block, reg), [])
+            start = 0
+            verified = self._verified.get((block, reg))
+            if verified is not None and verified[0] is value:
+                # `value` was written in place earlier in this block, after a check of
+                # everything `reg` held before it: that is all dead here too.
+                start = verified[1]
+            if not any(
+                other is not value and liveness.live_after(other, at)
+                for other in holders[start:]
+            ):
+                free.add(reg)
+        return free
 
-    def _position(self, op: Operation) -> int:
-        position = self._positions.get(op)
-        if position is None:
-            block = op.parent_block()
-            assert block is not None
-            for index, each in enumerate(block.ops):
-                self._positions[each] = index
-            position = self._positions[op]
-        return position
-
-    def _reachable_avoiding(self, start: Block, avoid: Block) -> frozenset[Block]:
-        """The blocks reachable from `start`'s successors without entering `avoid`."""
-        key = (start, avoid)
-        cached = self._reach_cache.get(key)
-        if cached is not None:
-            return cached
-        seen: set[Block] = set()
-        stack = list(self._source_successors.get(start, ()))
-        while stack:
-            block = stack.pop()
-            if block is avoid or block in seen:
-                continue
-            seen.add(block)
-            stack.extend(self._source_successors.get(block, ()))
-        result = frozenset(seen)
-        self._reach_cache[key] = result
-        return result
+    def define_overwritten(
+        self, result: SSAValue, registers: tuple[RegOp, ...], in_place: set[RegOp]
+    ) -> None:
+        """Define `result` as `registers`, those of `in_place` written in place."""
+        block = defining_block(result)
+        assert block is not None
+        starts = {reg: len(self._holders.get((block, reg), [])) for reg in in_place}
+        self.define(result, registers)
+        for reg, start in starts.items():
+            self._verified[(block, reg)] = (result, start)
 
 
 def file_of(reg: RegOp) -> RegisterFile:
     """The register file of a register this lowering declared."""
     return RegisterFile(reg.ptx_type.data, reg.reg_name.data)
-
-
-def _block_of(value: SSAValue) -> Block | None:
-    if isinstance(value, BlockArgument):
-        return value.block
-    return value.owner.parent_block() if isinstance(value.owner, Operation) else None
 
 
 def _fall_through_where_possible(func: FuncOp) -> None:

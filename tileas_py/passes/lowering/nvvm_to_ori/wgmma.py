@@ -90,20 +90,17 @@ def lower_wgmma_wait(fl: FunctionLowering, op: nvvm_wgmma.WgmmaWaitGroupSyncOp) 
 
 def accumulator_registers(
     fl: FunctionLowering, accumulator: SSAValue, op: nvvm_wgmma.WgmmaMmaAsyncOp
-) -> tuple[list[RegOp], list[bool]]:
+) -> tuple[tuple[RegOp, ...], set[RegOp]]:
     """The registers the MMA accumulates into, which become the registers of its result,
-    and whether each is written in place (else it is a fresh copy)."""
+    and those of them it writes in place (the others are fresh copies)."""
     layout = fl.layout(accumulator.type)
+    free = fl.overwritable(accumulator, op)
     registers: list[RegOp] = []
-    in_place: list[bool] = []
+    in_place: set[RegOp] = set()
     for leaf, element in zip(layout.leaves, fl.elements(accumulator), strict=True):
-        if (
-            isinstance(element, RegOp)
-            and element not in registers
-            and fl.overwritable(element, accumulator, op)
-        ):
+        if isinstance(element, RegOp) and element in free and element not in in_place:
             registers.append(element)
-            in_place.append(True)
+            in_place.add(element)
             continue
         reg = fl.fresh(leaf.scalar.registers)
         source = (
@@ -113,8 +110,7 @@ def accumulator_registers(
         )
         fl.emit(mov_for(leaf.scalar.registers), Def(reg), source)
         registers.append(reg)
-        in_place.append(False)
-    return registers, in_place
+    return tuple(registers), in_place
 
 
 # The register each accumulator element needs: f32, or 32 bits holding an s32 or a pair
@@ -175,9 +171,4 @@ def lower_wgmma_mma_async(fl: FunctionLowering, op: nvvm_wgmma.WgmmaMmaAsyncOp) 
         operands.append(ImmAttr(int(op.layoutA.data is MMALayout.COL)))
         operands.append(ImmAttr(int(op.layoutB.data is MMALayout.ROW)))
     fl.emit(opcode, *operands)
-    fl.values[op.res] = tuple(registers)
-    for reg, overwritten in zip(registers, in_place, strict=True):
-        if overwritten:
-            fl.overwritten(reg, op.res)
-        else:
-            fl.define_alias(reg, op.res)
+    fl.define_overwritten(op.res, registers, in_place)
