@@ -40,7 +40,7 @@ After (`-t ptx`):
     )
     {
         .reg .b32   %r<1>;
-        .reg .b64   %rd<4>;
+        .reg .b64   %rd<3>;
         .reg .f32   %f<3>;
 
         ld.param.u64    %rd0, [scale_param_0];

@@ -123,3 +123,43 @@ llvm.func @assembled(%da: i64, %db: i64, %p: !llvm.ptr<1>) attributes {nvvm.kern
 // The struct's second member is its undefined first leaf and the MMA's last register.
 // CHECK-NEXT:  	st.global.f32 	[%rd2], %f{{[0-9]+}};
 // CHECK-NEXT:  	st.global.f32 	[%rd2+4], %f7;
+
+// -----
+
+// The accumulator flows into both sides of a branch, each of which accumulates into it
+// in place (neither side can see the other's write); a member extracted before the MMA
+// and read after it keeps its register, so only that register is copied.
+llvm.func @branches(%da: i64, %db: i64, %acc: !llvm.struct<(f32, f32, f32, f32)>, %c: i1, %out: !llvm.ptr<1>) attributes {nvvm.kernel} {
+  %kept = llvm.extractvalue %acc[1] : !llvm.struct<(f32, f32, f32, f32)>
+  llvm.cond_br %c, ^left, ^right
+^left:
+  nvvm.wgmma.fence.aligned
+  %l = nvvm.wgmma.mma_async %da, %db, %acc, #nvvm.shape<m = 64, n = 8, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+  nvvm.wgmma.commit.group.sync.aligned
+  nvvm.wgmma.wait.group.sync.aligned 0
+  llvm.br ^join(%l : !llvm.struct<(f32, f32, f32, f32)>)
+^right:
+  nvvm.wgmma.fence.aligned
+  %r = nvvm.wgmma.mma_async %da, %db, %acc, #nvvm.shape<m = 64, n = 8, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <col>] : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+  nvvm.wgmma.commit.group.sync.aligned
+  nvvm.wgmma.wait.group.sync.aligned 0
+  llvm.br ^join(%r : !llvm.struct<(f32, f32, f32, f32)>)
+^join(%d: !llvm.struct<(f32, f32, f32, f32)>):
+  %x = llvm.extractvalue %d[1] : !llvm.struct<(f32, f32, f32, f32)>
+  %sum = llvm.fadd %x, %kept : f32
+  llvm.store %sum, %out : f32, !llvm.ptr<1>
+  llvm.return
+}
+
+// ORI-LABEL: ori.func visible entry @branches
+// ORI:         ori.inst "ld.param.f32" (def %[[A0:f[0-9]+]], [@branches_param_2])
+// ORI-NEXT:    ori.inst "ld.param.f32" (def %[[A1:f[0-9]+]], [@branches_param_2 + 4])
+// ORI-NEXT:    ori.inst "ld.param.f32" (def %[[A2:f[0-9]+]], [@branches_param_2 + 8])
+// ORI-NEXT:    ori.inst "ld.param.f32" (def %[[A3:f[0-9]+]], [@branches_param_2 + 12])
+// ORI:         ori.wgmma.fence "wgmma.fence.sync.aligned"
+// ORI-NEXT:    ori.inst "mov.f32" (def %[[COPY:f[0-9]+]], %[[A1]])
+// ORI-NEXT:    ori.wgmma.mma_async "{{.*}}" (inout {%[[A0]], %[[COPY]], %[[A2]], %[[A3]]}, %rd0, %rd1, 1, 1, 1, 0, 0)
+// ORI:         ori.wgmma.fence "wgmma.fence.sync.aligned"
+// ORI-NEXT:    ori.inst "mov.f32" (def %[[COPY2:f[0-9]+]], %[[A1]])
+// ORI-NEXT:    ori.wgmma.mma_async "{{.*}}" (inout {%[[A0]], %[[COPY2]], %[[A2]], %[[A3]]}, %rd0, %rd1, 1, 1, 1, 0, 0)
+// ORI:         ori.inst "add.f32" (def %{{f[0-9]+}}, %{{f[0-9]+}}, %[[A1]])
