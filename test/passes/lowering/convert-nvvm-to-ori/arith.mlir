@@ -251,3 +251,19 @@ func.func @casts(%i: i32, %l: i64, %b: i8, %p: i1, %f: f32, %d: f64, %h: f16, %g
 // CHECK-NEXT:  	mov.b32 	%f{{[0-9]+}}, %r0;
 // CHECK-NEXT:  	cvt.s64.s32 	%rd{{[0-9]+}}, %r0;
 // CHECK-NEXT:  	cvt.u32.u64 	%r{{[0-9]+}}, %rd0;
+
+// -----
+
+// An i8 shift amount is the low byte of its 16-bit register.
+func.func @byte_shifts(%a: i8, %b: i8) -> i8 {
+  %0 = arith.shli %a, %b : i8
+  %1 = arith.shrui %0, %b : i8
+  func.return %1 : i8
+}
+
+// CHECK-LABEL: byte_shifts(
+// CHECK:       	cvt.u32.u8 	%r0, %rs1;
+// CHECK-NEXT:  	shl.b16 	%rs2, %rs0, %r0;
+// CHECK-NEXT:  	cvt.u32.u8 	%r1, %rs1;
+// CHECK-NEXT:  	and.b16 	%rs3, %rs2, 255;
+// CHECK-NEXT:  	shr.u16 	%rs4, %rs3, %r1;

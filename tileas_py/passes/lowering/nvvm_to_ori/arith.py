@@ -155,13 +155,14 @@ def integer_operand(
 def shift_amount(
     fl: FunctionLowering, value: SSAValue, scalar: Scalar
 ) -> RegOp | Constant:
-    """PTX shifts take a 32-bit amount whatever the width of the shifted value."""
+    """PTX shifts take a 32-bit amount whatever the width of the shifted value (an i8
+    amount is its register's low byte)."""
     source = fl.source(value)
-    if isinstance(source, ImmAttr) or scalar.register_bits == 32:
+    if isinstance(source, ImmAttr) or scalar.bits == 32:
         return source
     assert isinstance(source, RegOp)
     amount = fl.fresh(B32)
-    fl.emit(f"cvt.u32.u{scalar.register_bits}", Def(amount), source)
+    fl.emit(f"cvt.u32.u{scalar.bits}", Def(amount), source)
     return amount
 
 

@@ -6,10 +6,16 @@ append ori instructions to the current block through `emit`; the source CFG maps
 one onto ori blocks, plus the blocks a lowering adds (the `mbarrier.try_wait` retry loop,
 edge blocks that hold the copies of a conditional branch's block arguments).
 
-Block arguments get registers of their own, written by copies on each incoming edge;
-the copies of one edge are sequenced as a parallel copy (a cycle goes through a temporary),
-and a conditional branch that passes arguments gets an edge block for them, so a copy never
-runs on a path that does not take its edge.
+A block with a single incoming edge takes the registers of its arguments' values as they
+are. The arguments of any other block get registers of their own, written by copies on
+each incoming edge; the copies of one edge are sequenced as a parallel copy (a cycle goes
+through a temporary), and a conditional branch that passes arguments gets an edge block for
+them, so a copy never runs on a path that does not take its edge.
+
+Values share registers (an extracted struct member is the struct's register), so before an
+instruction overwrites a register in place (`wgmma.mma_async` accumulating into its
+accumulator), `overwritable` asks the source function's SSA liveness whether any value
+holding that register is still needed.
 """
 
 from __future__ import annotations

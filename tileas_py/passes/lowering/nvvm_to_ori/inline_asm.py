@@ -116,16 +116,14 @@ def _outputs(
             f"inline asm has {len(letters)} outputs for a result of "
             f"{len(layout.leaves)} values",
         )
-    registers = fl.fresh_value(op.res)
-    for reg, letter, leaf in zip(registers, letters, layout.leaves, strict=True):
+    for letter, leaf in zip(letters, layout.leaves, strict=True):
         if _CONSTRAINTS[letter].ptx_type != leaf.scalar.registers.ptx_type:
             fail(
                 op,
                 f"inline asm output constraint '={letter}' does not fit a "
                 f"'{leaf.scalar.registers.ptx_type.value}' register",
             )
-        assert isinstance(reg, RegOp)
-    return list(registers)
+    return list(fl.fresh_value(op.res))
 
 
 def _operand_names(
