@@ -13,7 +13,6 @@ from tileas_py.dialects import get_all_dialects
 from tileas_py.passes import get_all_passes
 from tileas_py.registry import lazy
 
-
 TARGETS = {
     "ptx": "tileas_py.ptx.writer:PtxTarget",
 }
