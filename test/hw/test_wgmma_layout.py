@@ -170,14 +170,14 @@ def test_mn_major_instruction_must_fill_panels() -> None:
         "an mn-major operand read 32 elements (64 bytes) at a time needs them to fill "
         "whole 128-byte panels"
     )
-    assert OperandTiling(SharedTileLayout(128, 64, 2, 64), False, 32, 16).problem() is None
+    assert (
+        OperandTiling(SharedTileLayout(128, 64, 2, 64), False, 32, 16).problem() is None
+    )
 
 
 def test_swizzle_keeps_addresses_inside_their_pattern() -> None:
     layout = SharedTileLayout(64, 64, 2, 128)
-    addresses = {
-        layout.address(inner=c, outer=r) for r in range(64) for c in range(64)
-    }
+    addresses = {layout.address(inner=c, outer=r) for r in range(64) for c in range(64)}
     assert addresses == set(range(0, layout.size, 2))
 
 

@@ -21,6 +21,9 @@ PASSES = {
     "tileas-resolve-agent-boundary": "tileas_py.passes.tileas.resolve_agent_boundary:ResolveAgentBoundaryPass",
     # Lowerings.
     "convert-nvvm-to-ori": "tileas_py.passes.lowering.convert_nvvm_to_ori:ConvertNvvmToOriPass",
+    "convert-tileas-to-nvvm": "tileas_py.passes.lowering.convert_tileas_to_nvvm:ConvertTileasToNvvmPass",
+    # Named pipelines.
+    "tileas-wgmma-to-ptx": "tileas_py.pipelines:TileasWgmmaToPtxPipeline",
 }
 """Each pass's name and where its class lives."""
 
