@@ -21,6 +21,10 @@ MODULES = (
     "kernel",
     "dot",
     "store",
+    "control_flow",
+    "agents",
+    "mbarrier",
+    "pipeline",
 )
 """The pattern modules, by name inside this package."""
 

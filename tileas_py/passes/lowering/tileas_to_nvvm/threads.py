@@ -1,0 +1,131 @@
+"""Which threads run a tile op after warp specialisation, for the lowerings of the
+synchronisation ops (agents, mbarriers, pipelines, TMA) in `convert-tileas-to-nvvm`.
+
+A tile op is run by every thread of its *agent*: the warps of its `agent_switch` region,
+or of the `scf.if` that `agents.py` makes of one (which keeps the region's warp count as
+`nv_tileas.agent_warps`), or, outside any agent, by the whole CTA (the kernel's
+`nv_tileas.num_warps`). Agents start on a multiple of their own size (the `agent_switch`
+verifier), so thread 0 of the agent is the thread with `tid.x % (32 * warps) == 0`: the
+*leader*, which issues what must happen once per agent (TMA copies, transaction counts).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, llvm
+from typing import cast
+
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, i32
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+
+from tileas_py.dialects.nv_tileas import AgentSwitchOp
+from tileas_py.dialects.nvvm.sreg import ThreadIdXOp
+from tileas_py.dialects.nvvm.sync import Barrier0Op, BarrierOp
+
+WARP_SIZE = 32
+NUM_WARPS = "nv_tileas.num_warps"
+AGENT_WARPS = "nv_tileas.agent_warps"
+"""The warp count of an agent, kept on the `scf.if` it is lowered to."""
+AGENT_INDEX = "nv_tileas.agent_index"
+"""The agent's region index in its `agent_switch`, kept on the `scf.if`."""
+DEFAULT_WARPS = 4
+"""A kernel without `nv_tileas.num_warps` runs one warpgroup."""
+
+
+def agent_of(op: Operation) -> tuple[Operation, int] | None:
+    """The agent (`agent_switch` region's parent op, or lowered `scf.if`) running `op`
+    and its warp count; None outside agents."""
+    child: Operation = op
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, AgentSwitchOp):
+            region = child.parent_region()
+            assert region is not None
+            index = list(parent.agents).index(region)
+            return parent, parent.num_warps.get_values()[index]
+        warps = parent.attributes.get(AGENT_WARPS)
+        if isinstance(warps, IntegerAttr):
+            return parent, warps.value.data
+        child, parent = parent, parent.parent_op()
+    return None
+
+
+def kernel_warps(op: Operation) -> int:
+    """The warp count of the kernel that holds `op`."""
+    warps = DEFAULT_WARPS
+    parent = op.parent_op()
+    while parent is not None:
+        attr = parent.attributes.get(NUM_WARPS)
+        if isinstance(attr, IntegerAttr) and agent_of(parent) is None:
+            warps = attr.value.data
+        reqntid = parent.attributes.get("nvvm.reqntid")
+        if isinstance(reqntid, DenseArrayBase):
+            warps = cast(int, reqntid.get_values()[0]) // WARP_SIZE
+        parent = parent.parent_op()
+    return warps
+
+
+def executing_warps(op: Operation) -> int:
+    """The warp count of the agent (or CTA) that runs `op`."""
+    agent = agent_of(op)
+    return kernel_warps(op) if agent is None else agent[1]
+
+
+def constant(rewriter: PatternRewriter, value: int, type: IntegerType = i32) -> SSAValue:
+    """An integer constant at the rewriter's insertion point."""
+    return rewriter.insert(arith.ConstantOp(IntegerAttr(value, type))).result
+
+
+def thread_id(rewriter: PatternRewriter) -> SSAValue:
+    return rewriter.insert(ThreadIdXOp(i32)).res
+
+
+def agent_leader(rewriter: PatternRewriter, op: Operation) -> SSAValue:
+    """An i1, true on thread 0 of the agent (or CTA) running `op`."""
+    threads = WARP_SIZE * executing_warps(op)
+    tid = thread_id(rewriter)
+    if threads & (threads - 1):
+        count = constant(rewriter, threads)
+        lane = rewriter.insert(arith.RemUIOp(tid, count)).result
+    else:
+        mask = constant(rewriter, threads - 1)
+        lane = rewriter.insert(arith.AndIOp(tid, mask)).result
+    zero = constant(rewriter, 0)
+    return rewriter.insert(arith.CmpiOp(lane, zero, "eq")).result
+
+
+def shared_address(
+    rewriter: PatternRewriter, base: SSAValue, offset: int | SSAValue
+) -> SSAValue:
+    """`base + offset` bytes, a shared-memory address."""
+    from tileas_py.passes.lowering.tileas_to_nvvm.conventions import SHARED_PTR
+
+    gep = llvm.GEPOp.from_mixed_indices(
+        base, [offset], pointee_type=IntegerType(8), result_type=SHARED_PTR
+    )
+    return rewriter.insert(gep).result
+
+
+def agent_barrier(rewriter: PatternRewriter, op: Operation) -> None:
+    """A barrier over the threads of the agent running `op`: `barrier0` for the whole
+    CTA, else named barrier 1 + the agent's index (so agents do not share one)."""
+    agent = agent_of(op)
+    if agent is None:
+        rewriter.insert(Barrier0Op())
+        return
+    holder, warps = agent
+    index = 0
+    if isinstance(holder, AgentSwitchOp):
+        region = op.parent_region()
+        while region is not None and region.parent_op() is not holder:
+            parent = region.parent_op()
+            region = None if parent is None else parent.parent_region()
+        assert region is not None
+        index = list(holder.agents).index(region)
+    else:
+        attr = holder.attributes.get(AGENT_INDEX)
+        if isinstance(attr, IntegerAttr):
+            index = attr.value.data
+    barrier_id = constant(rewriter, 1 + index)
+    threads = constant(rewriter, WARP_SIZE * warps)
+    rewriter.insert(BarrierOp(barrier_id, threads))
