@@ -1,0 +1,1693 @@
+"""A model of what ptxas 13.5's GMMA phases decide for one function, shared by the passes.
+
+`OriPropagateGmma` (phase 85) and `FixupGmmaSequence` (phase 87) both start from a
+`GmmaFunctionModel`: the function's `wgmma.mma_async` instructions with their accumulator
+and input registers, and a forward dataflow over the CFG of the *pipeline state* at each
+program point:
+
+- which wgmma have an instance still in flight: issued but not committed (`open`), or
+  committed `k` groups ago (`ages[k]`), as bit vectors over the function's wgmma;
+- whether a user `wgmma.wait_group` ran on some path (from then on ptxas leaves accumulator
+  reads to the program: a read of an in-flight accumulator is a reason to serialize, not a
+  place to inject a wait);
+- the in-flight wgmma whose accumulators were read without a wait, the calls met while a
+  group was in flight (an injected wait cannot sink past a call), the in-flight wgmma
+  whose accumulators a non-wgmma instruction redefined, and whether a fence in a divergent
+  block closed an open group.
+
+Joins are bitwise unions (a may-analysis: in flight on some path), so each block is
+processed once per round and each round is linear in the function. The decisions that
+change the state (the waits ptxas injects) are fixed during a round and re-derived from the
+converged states until they no longer change.
+
+The rules are ptxas 13.5's behaviour as observed on the corpus of `test/ptxas/gmma/corpus`
+and on generated kernels (docs/fidelity.md lists what is modelled and what is not):
+
+- a non-wgmma instruction that reads an accumulator of an in-flight wgmma gets a
+  `wgmma.wait_group 0` injected before it (C7517, at its line), unless a user wait already
+  ran (C7514, the program manages the pipeline) or it sits between two unpredicated wgmma of
+  one basic block with no fence or commit in between and defines nothing the next one reads
+  (C7514: splitting the stage there would need an arrive ptxas does not insert);
+- a function exit with a committed group in flight (or an open one whose accumulators were
+  read) gets a wait before the `ret` (C7517), or serializes when the exit or the group's
+  fence is on a divergent path (C7518);
+- a commit whose open wgmma depend on other divergent branches than the commit (a wgmma
+  under a `%tid`-dependent predicate or branch, a commit under one, a fence and wgmma in a
+  loop with a divergent trip count) needs an arrive on a divergent path (C7519);
+- an opaque call (`-c`, or an `.extern .func`) followed by a wgmma or a commit with no
+  fence in between needs an arrive after the call (C7519); any other opaque call in a
+  function that issues wgmma serializes it (C7509); a whole-program call of a `.func` that
+  issues wgmma serializes the caller (C7510);
+- a non-wgmma redefinition of an accumulator between the commit and the wait that drains a
+  wgmma whose accumulator input is live (C7515, at the wait), or of the accumulator of a
+  scale-d-0 wgmma that a later wgmma reads (C7511, at the first wgmma); A-fragment
+  registers redefined inside a stage (C7513);
+- the accumulators in flight against the register limit (C7511, C7512, the fatal C7602),
+  see `tileas_py.hw.gmma_registers`;
+- `-O0` and `-g` serialize every wgmma (C7511 and a C7517 per wgmma);
+- identical wgmma (same operands, both with zero accumulator input, no fence in between)
+  are merged: the second becomes a copy of the first's accumulators.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import Enum, auto
+
+from xdsl.dialects.builtin import FileLineColLoc, SymbolRefAttr
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from tileas_py.diagnostics import location_of
+from tileas_py.dialects.ori.analysis import (
+    ControlFlowGraph,
+    Divergence,
+    RegisterNumbering,
+    code_blocks,
+)
+from tileas_py.dialects.ori.attributes import (
+    FloatImmAttr,
+    ImmAttr,
+    SlotAttr,
+    VectorAttr,
+    slots_of,
+)
+from tileas_py.dialects.ori.function import FallthroughOp, FuncOp
+from tileas_py.dialects.ori.instructions import (
+    CallOp,
+    ExitOp,
+    GenericInstructionOp,
+    InstructionOp,
+    RetOp,
+    WarpgroupArriveOp,
+    WarpgroupCommitBatchOp,
+    WarpgroupWaitOp,
+    WgmmaCommitGroupOp,
+    WgmmaFenceOp,
+    WgmmaMmaAsyncOp,
+    WgmmaWaitGroupOp,
+)
+from tileas_py.hw import gmma_registers
+
+# Instructions without side effects: ptxas deletes them when their results are dead, before
+# the GMMA phases look at the code.
+_PURE_ROOTS = frozenset(
+    {
+        "abs", "add", "addc", "and", "bfe", "bfi", "brev", "clz", "cnot", "copysign",
+        "cos", "cvt", "cvta", "div", "dp2a", "dp4a", "ex2", "fma", "fns", "ld", "ldu",
+        "lg2", "lop3", "mad", "mad24", "madc", "max", "min", "mov", "mul", "mul24",
+        "neg", "not", "or", "popc", "prmt", "rcp", "rem", "rsqrt", "sad", "selp", "set",
+        "setp", "shf", "shl", "shr", "sin", "slct", "sqrt", "sub", "subc", "tanh",
+        "testp", "xor",
+    }
+)  # fmt: skip
+
+_GMMA_OPS = (WgmmaFenceOp, WgmmaMmaAsyncOp, WgmmaCommitGroupOp, WgmmaWaitGroupOp)
+
+_AGES = 8
+"""Committed groups are told apart up to this many commits back (a `wait_group N` with a
+larger N keeps everything)."""
+
+
+def line_of(op: Operation) -> int:
+    """The PTX line ptxas names for `op` (0 when it has no source location)."""
+    location = location_of(op)
+    return location.line.data if isinstance(location, FileLineColLoc) else 0
+
+
+def is_removable(inst: InstructionOp) -> bool:
+    """Whether ptxas deletes `inst` when nothing reads what it writes."""
+    if not isinstance(inst, GenericInstructionOp):
+        return False
+    opcode = inst.opcode.data
+    return opcode.split(".", 1)[0] in _PURE_ROOTS and ".volatile" not in opcode
+
+
+def _scale_d(op: WgmmaMmaAsyncOp) -> Attribute | None:
+    """The scale-d operand: after D, A, B (and the sparse metadata and selector)."""
+    position = 5 if ".sp." in op.opcode.data else 3
+    layout = op.layout.data
+    return layout[position] if position < len(layout) else None
+
+
+def _is_zero_immediate(operand: Attribute | None) -> bool:
+    return isinstance(operand, ImmAttr) and operand.value.data == 0
+
+
+@dataclass(eq=False)
+class Wgmma:
+    """One `wgmma.mma_async` and the registers the GMMA phases track for it."""
+
+    index: int
+    op: WgmmaMmaAsyncOp
+    accumulators: Sequence[SSAValue]
+    accumulator_bits: int
+    fragment_bits: int
+    """The A-fragment registers (A given in registers rather than as a descriptor)."""
+    input_bits: int
+    """Every non-accumulator register it reads: A, B, sparse metadata, scale-d."""
+    scale_zero: bool
+    """scale-d is the immediate 0: the accumulator input is not read."""
+    line: int
+    merged_into: Wgmma | None = None
+    """The identical earlier wgmma ptxas merges this one into (it becomes a copy)."""
+    merged_across_commit: bool = False
+
+    @property
+    def bit(self) -> int:
+        return 1 << self.index
+
+    @property
+    def reads_scale_register(self) -> bool:
+        """scale-d is a predicate register rather than an immediate."""
+        return isinstance(_scale_d(self.op), SlotAttr)
+
+    @property
+    def reads_accumulators(self) -> bool:
+        """A guarded wgmma keeps the old accumulators where it does not run."""
+        return not self.scale_zero or self.op.guard is not None
+
+
+class Code(int, Enum):
+    """The ptxas message codes the model produces (see `tileas_py.hw.gmma_diagnostics`)."""
+
+    EXTERN_CALL = 7509
+    CALL_CROSSES_PIPELINE = 7510
+    PIPELINE_REGISTERS = 7511
+    FUNCTION_REGISTERS = 7512
+    INPUT_REDEFINED = 7513
+    ACCUMULATOR_READ = 7514
+    ACCUMULATOR_DEFINED = 7515
+    WAIT_INJECTED = 7517
+    WAIT_IN_DIVERGENT_PATH = 7518
+    ARRIVE_IN_DIVERGENT_PATH = 7519
+    INSUFFICIENT_REGISTERS = 7602
+
+
+class Cause(Enum):
+    """What made the model take a decision, for `explain` notes."""
+
+    READ = auto()
+    EXIT = auto()
+    MANAGED_READ = auto()
+    MIDSTAGE_READ = auto()
+    MERGED_COPY = auto()
+    DIVERGENT_COMMIT = auto()
+    DIVERGENT_EXIT = auto()
+    DIVERGENT_FENCE = auto()
+    CALL_IN_STAGE = auto()
+    OPAQUE_CALL = auto()
+    WGMMA_CALLEE = auto()
+    CLOBBERED_INPUT_ACCUMULATOR = auto()
+    CLOBBERED_ZERO_ACCUMULATOR = auto()
+    FRAGMENT_REDEFINED = auto()
+    OVERLAPPING_ACCUMULATORS = auto()
+    PIPELINE_BUDGET = auto()
+    FUNCTION_BUDGET = auto()
+    INSTRUCTION_BUDGET = auto()
+    UNOPTIMIZED = auto()
+
+
+@dataclass
+class Finding:
+    """One decision: a wait to inject, or a reason to serialize the function."""
+
+    code: Code
+    line: int | None
+    """The line ptxas prints (None for messages without one)."""
+    op: Operation | None
+    """The instruction the message is about (where a wait is injected)."""
+    cause: Cause
+    culprit: Operation | None = None
+    """The instruction that caused it (the reader, the call, the branch, ...)."""
+    register: SSAValue | None = None
+    wgmma: Wgmma | None = None
+    order: int = 0
+    counts: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class GmmaOptions:
+    """The ptxas command-line flags that change what the GMMA phases do."""
+
+    compile_only: bool = False
+    opt_level: int = 3
+    device_debug: bool = False
+    maxrregcount: int = 0
+
+    @property
+    def serializes_everything(self) -> bool:
+        return self.opt_level == 0 or self.device_debug
+
+
+@dataclass
+class ModuleFunctions:
+    """What the call rules need to know about the module's functions."""
+
+    definitions: dict[str, FuncOp] = field(default_factory=dict[str, FuncOp])
+    issues_wgmma: set[str] = field(default_factory=set[str])
+    """Functions that run `wgmma.mma_async`, themselves or through a defined callee."""
+
+    @staticmethod
+    def of(funcs: Sequence[FuncOp]) -> ModuleFunctions:
+        info = ModuleFunctions()
+        callees: dict[str, set[str]] = {}
+        for func in funcs:
+            name = func.func_name.data
+            if func.is_declaration:
+                continue
+            info.definitions[name] = func
+            called: set[str] = set()
+            for block in code_blocks(func):
+                for op in block.ops:
+                    if isinstance(op, WgmmaMmaAsyncOp):
+                        info.issues_wgmma.add(name)
+                    elif isinstance(op, CallOp) and isinstance(
+                        op.callee, SymbolRefAttr
+                    ):
+                        called.add(op.callee.root_reference.data)
+            callees[name] = called
+        changed = True
+        while changed:
+            changed = False
+            for name, called in callees.items():
+                if name not in info.issues_wgmma and called & info.issues_wgmma:
+                    info.issues_wgmma.add(name)
+                    changed = True
+        return info
+
+
+class CallKind(Enum):
+    OPAQUE = auto()
+    """Not visible to the caller: `-c`, an extern or an indirect callee."""
+    TRANSPARENT = auto()
+    """A whole-program call of a defined `.func` without wgmma (ptxas inlines it)."""
+    WGMMA = auto()
+    """A whole-program call of a defined `.func` that issues wgmma."""
+    UNRESOLVED = auto()
+    """A whole-program call of an `.extern .func`: ptxas stops."""
+
+
+class _State:
+    """The pipeline state at one program point; see the module docstring."""
+
+    __slots__ = (
+        "ages",
+        "calls",
+        "clobbered",
+        "needed",
+        "open",
+        "fragments",
+        "tainted",
+        "unfenced",
+        "waited",
+        "zero_clobbered",
+    )
+
+    def __init__(self) -> None:
+        self.open = 0
+        self.ages = [0] * _AGES
+        self.waited = False
+        self.needed = 0
+        self.calls = 0
+        self.clobbered = 0
+        self.zero_clobbered = 0
+        self.tainted = False
+        self.unfenced = 0
+        self.fragments = 0
+
+    def copy(self) -> _State:
+        state = _State()
+        state.open = self.open
+        state.ages = list(self.ages)
+        state.waited = self.waited
+        state.needed = self.needed
+        state.calls = self.calls
+        state.clobbered = self.clobbered
+        state.zero_clobbered = self.zero_clobbered
+        state.tainted = self.tainted
+        state.unfenced = self.unfenced
+        state.fragments = self.fragments
+        return state
+
+    def join(self, other: _State) -> bool:
+        """Union `other` into this state; whether anything changed."""
+        before = self.key()
+        self.open |= other.open
+        self.ages = [a | b for a, b in zip(self.ages, other.ages, strict=True)]
+        self.waited |= other.waited
+        self.needed |= other.needed
+        self.calls |= other.calls
+        self.clobbered |= other.clobbered
+        self.zero_clobbered |= other.zero_clobbered
+        self.tainted |= other.tainted
+        self.unfenced |= other.unfenced
+        self.fragments |= other.fragments
+        return self.key() != before
+
+    def key(self) -> tuple[object, ...]:
+        return (
+            self.open,
+            tuple(self.ages),
+            self.waited,
+            self.needed,
+            self.calls,
+            self.clobbered,
+            self.zero_clobbered,
+            self.tainted,
+            self.unfenced,
+            self.fragments,
+        )
+
+    @property
+    def committed(self) -> int:
+        bits = 0
+        for age in self.ages:
+            bits |= age
+        return bits
+
+    @property
+    def in_flight(self) -> int:
+        return self.open | self.committed
+
+    def drain(self) -> None:
+        self.open = 0
+        self.ages = [0] * _AGES
+        self.needed = 0
+        self.calls = 0
+        self.clobbered = 0
+        self.fragments = 0
+        self.tainted = False
+
+
+class GmmaFunctionModel:
+    """Everything phases 85 and 87 decide for one function (see the module docstring)."""
+
+    def __init__(
+        self, func: FuncOp, functions: ModuleFunctions, options: GmmaOptions
+    ) -> None:
+        self.func = func
+        self.name = func.func_name.data
+        self.options = options
+        self.functions = functions
+        self.cfg = ControlFlowGraph(func)
+        self.numbering = RegisterNumbering(func)
+        self.order: dict[Operation, int] = {}
+        self.instructions: list[InstructionOp] = []
+        for block in self.cfg.blocks:
+            for op in block.ops:
+                self.order[op] = len(self.order)
+                if isinstance(op, InstructionOp):
+                    self.instructions.append(op)
+        self.wgmmas: list[Wgmma] = []
+        self.wgmma_of: dict[Operation, Wgmma] = {}
+        for op in self.instructions:
+            if isinstance(op, WgmmaMmaAsyncOp):
+                self._add_wgmma(op)
+        self.accumulator_bits = 0
+        for wgmma in self.wgmmas:
+            self.accumulator_bits |= wgmma.accumulator_bits
+        self.findings: list[Finding] = []
+        self.injections: dict[Operation, Finding] = {}
+        """Where waits go (before the key op), with the finding that put them there."""
+        self.arrives: list[Operation] = []
+        """wgmma that need a compiler arrive after an injected wait."""
+        self.serialization: Finding | None = None
+        self.fatal: Finding | None = None
+        self.max_in_flight = 0
+        """The most accumulator registers in flight at one point (live ranges)."""
+        self.max_in_flight_op: Operation | None = None
+        self.uses_bits: dict[InstructionOp, int] = {}
+        self.defs_bits: dict[InstructionOp, int] = {}
+        for op in self.instructions:
+            self._register_roles(op)
+        self.calls = self._classify_calls()
+        self.commit_bits: dict[Operation, int] = {}
+        for op in self.instructions:
+            if isinstance(op, WgmmaCommitGroupOp | WarpgroupCommitBatchOp):
+                self.commit_bits[op] = 1 << (len(self.wgmmas) + len(self.commit_bits))
+        if not self._has_gmma_work():
+            return
+        self.dead = self._dead_instructions()
+        self.divergence = Divergence(func, self.cfg, self.numbering)
+        self._find_merges()
+        self.defined_before = self._defined_before_wgmma()
+        self.flows_into_wgmma = self._flows_into_wgmma()
+        self.user_wait_ahead = self._user_wait_ahead()
+        self._gmma_divergent = self._gmma_divergent_blocks()
+        self._quiet = False
+        self.planned: dict[Operation, Finding] = {}
+        self._run()
+
+    # -- the function's wgmma -------------------------------------------------------------
+
+    def _add_wgmma(self, op: WgmmaMmaAsyncOp) -> None:
+        numbering = self.numbering
+        layout = op.layout.data
+        accumulators = op.accumulators
+        fragment: list[SSAValue] = []
+        a_operand = layout[1]
+        if isinstance(a_operand, VectorAttr):
+            registers = iter(op.registers[len(accumulators) :])
+            fragment = [next(registers) for _ in slots_of(a_operand)]
+        wgmma = Wgmma(
+            index=len(self.wgmmas),
+            op=op,
+            accumulators=accumulators,
+            accumulator_bits=numbering.mask(accumulators),
+            fragment_bits=numbering.mask(fragment),
+            input_bits=numbering.mask(op.inputs),
+            scale_zero=_is_zero_immediate(_scale_d(op)),
+            line=line_of(op),
+        )
+        self.wgmmas.append(wgmma)
+        self.wgmma_of[op] = wgmma
+
+    def _has_gmma_work(self) -> bool:
+        """Whether the function issues or syncs wgmma, or calls a function that does."""
+        return any(
+            isinstance(
+                op,
+                WgmmaMmaAsyncOp | WgmmaCommitGroupOp | WgmmaWaitGroupOp | WgmmaFenceOp,
+            )
+            for op in self.instructions
+        ) or any(
+            kind in (CallKind.WGMMA, CallKind.UNRESOLVED) for kind in self.calls.values()
+        )
+
+    def _register_roles(self, op: InstructionOp) -> None:
+        """What `op` reads and writes as ptxas sees it: a guarded instruction also reads
+        what it writes (the old value survives where it does not run), and a wgmma with
+        scale-d 0 does not read its accumulators."""
+        numbering = self.numbering
+        wgmma = self.wgmma_of.get(op)
+        if wgmma is not None:
+            uses = wgmma.input_bits
+            if wgmma.reads_accumulators:
+                uses |= wgmma.accumulator_bits
+            if op.guard is not None:
+                uses |= numbering.mask((op.guard,))
+            self.uses_bits[op] = uses
+            self.defs_bits[op] = wgmma.accumulator_bits
+            return
+        defs = numbering.mask(op.defs())
+        uses = numbering.mask(op.uses())
+        if op.guard is not None:
+            uses |= defs
+        self.uses_bits[op] = uses
+        self.defs_bits[op] = defs
+
+    # -- what ptxas's earlier phases have done by phase 85 ---------------------------------
+
+    def _dead_instructions(self) -> set[InstructionOp]:
+        """Instructions ptxas deletes before phase 85: side-effect-free ones, and wgmma,
+        whose results are never read (faint code, to a fixed point)."""
+        dead: set[InstructionOp] = set()
+        while True:
+            live_out = self._live_out(dead)
+            found = False
+            for index, block in enumerate(self.cfg.blocks):
+                live = live_out[index]
+                for op in reversed(list(block.ops)):
+                    if not isinstance(op, InstructionOp) or op in dead:
+                        continue
+                    defs = self.defs_bits[op]
+                    removable = is_removable(op) or (
+                        isinstance(op, WgmmaMmaAsyncOp)
+                        and self.wgmma_of[op].merged_into is None
+                    )
+                    if removable and defs and not defs & live:
+                        dead.add(op)
+                        found = True
+                        continue
+                    if op.guard is None:
+                        live &= ~defs
+                    live |= self.uses_bits[op]
+            if not found:
+                return dead
+
+    def _live_out(self, dead: set[InstructionOp]) -> list[int]:
+        """Live-out registers of each block, as ptxas sees reads and writes."""
+        cfg = self.cfg
+        count = len(cfg.blocks)
+        gen = [0] * count
+        kill = [0] * count
+        for index, block in enumerate(cfg.blocks):
+            used = killed = 0
+            for op in block.ops:
+                if not isinstance(op, InstructionOp) or op in dead:
+                    continue
+                used |= self.uses_bits[op] & ~killed
+                if op.guard is None:
+                    killed |= self.defs_bits[op]
+            gen[index], kill[index] = used, killed
+        live_in = [0] * count
+        live_out = [0] * count
+        order = list(reversed(cfg.reverse_postorder))
+        reached = set(order)
+        order += [i for i in range(count) if i not in reached]
+        changed = True
+        while changed:
+            changed = False
+            for i in order:
+                out = 0
+                for successor in cfg.successors[i]:
+                    out |= live_in[successor]
+                new_in = gen[i] | (out & ~kill[i])
+                if out != live_out[i] or new_in != live_in[i]:
+                    live_out[i], live_in[i] = out, new_in
+                    changed = True
+        return live_out
+
+    def _classify_calls(self) -> dict[Operation, CallKind]:
+        kinds: dict[Operation, CallKind] = {}
+        for op in self.instructions:
+            if not isinstance(op, CallOp):
+                continue
+            callee = op.callee
+            name = (
+                callee.root_reference.data
+                if isinstance(callee, SymbolRefAttr)
+                else None
+            )
+            if name is None or self.options.compile_only:
+                kinds[op] = CallKind.OPAQUE
+            elif name not in self.functions.definitions:
+                kinds[op] = CallKind.UNRESOLVED
+            elif name in self.functions.issues_wgmma:
+                kinds[op] = CallKind.WGMMA
+            else:
+                kinds[op] = CallKind.TRANSPARENT
+        return kinds
+
+    def _find_merges(self) -> None:
+        """ptxas merges a wgmma into an identical earlier one of the same block and fence
+        region when both start from a zero accumulator (scale-d 0, or registers only ever
+        set to 0) and none of their inputs is redefined in between."""
+        zero = self._zero_registers()
+        for block in self.cfg.blocks:
+            candidates: list[tuple[Wgmma, int]] = []
+            commits = 0
+            for op in block.ops:
+                if isinstance(op, WgmmaFenceOp):
+                    candidates = []
+                elif isinstance(op, WgmmaCommitGroupOp):
+                    commits += 1
+                elif isinstance(op, WgmmaMmaAsyncOp):
+                    wgmma = self.wgmma_of[op]
+                    starts_from_zero = wgmma.scale_zero or (
+                        wgmma.accumulator_bits & ~zero == 0
+                    )
+                    if op.guard is None and starts_from_zero:
+                        for earlier, earlier_commits in candidates:
+                            if self._identical(earlier, wgmma):
+                                wgmma.merged_into = earlier.merged_into or earlier
+                                wgmma.merged_across_commit = earlier_commits != commits
+                                break
+                        else:
+                            candidates.append((wgmma, commits))
+                    continue
+                if isinstance(op, InstructionOp) and candidates:
+                    defs = self.numbering.mask(op.defs())
+                    candidates = [
+                        (w, c) for w, c in candidates if not w.input_bits & defs
+                    ]
+
+    def _identical(self, first: Wgmma, second: Wgmma) -> bool:
+        return (
+            first.op.opcode == second.op.opcode
+            and first.op.layout.data[1:] == second.op.layout.data[1:]
+            and list(first.op.inputs) == list(second.op.inputs)
+            and first.scale_zero == second.scale_zero
+            and first.accumulator_bits != second.accumulator_bits
+        )
+
+    def _zero_registers(self) -> int:
+        """Registers whose every definition is a `mov` of the constant 0."""
+        zero = 0
+        other = 0
+        numbering = self.numbering
+        for op in self.instructions:
+            defs = numbering.mask(op.defs())
+            if not defs or isinstance(op, WgmmaMmaAsyncOp):
+                continue
+            layout = op.layout.data
+            if (
+                op.opcode.data.startswith("mov.")
+                and op.guard is None
+                and len(layout) == 2
+                and _is_zero_constant(layout[1])
+            ):
+                zero |= defs
+            else:
+                other |= defs
+        return zero & ~other
+
+    def _defined_before_wgmma(self) -> dict[Wgmma, int]:
+        """For each wgmma, the registers some definition reaches it with (may-defined)."""
+        numbering = self.numbering
+        count = len(self.cfg.blocks)
+        gen = [0] * count
+        for index, block in enumerate(self.cfg.blocks):
+            for op in block.ops:
+                if isinstance(op, InstructionOp) and op not in self.dead:
+                    gen[index] |= numbering.mask(op.defs())
+        defined_in = [0] * count
+        changed = True
+        while changed:
+            changed = False
+            for index in self.cfg.reverse_postorder:
+                incoming = 0
+                for p in self.cfg.predecessors[index]:
+                    incoming |= defined_in[p] | gen[p]
+                if incoming != defined_in[index]:
+                    defined_in[index] = incoming
+                    changed = True
+        result: dict[Wgmma, int] = {}
+        for index, block in enumerate(self.cfg.blocks):
+            defined = defined_in[index]
+            for op in block.ops:
+                if not isinstance(op, InstructionOp) or op in self.dead:
+                    continue
+                wgmma = self.wgmma_of.get(op)
+                if wgmma is not None:
+                    result[wgmma] = defined
+                defined |= numbering.mask(op.defs())
+        return result
+
+    def _flows_into_wgmma(self) -> dict[Operation, int]:
+        """For each instruction, the registers whose value after it a later wgmma takes as
+        its accumulator (ptxas's accumulator live ranges; scale-d 0 does not cut them)."""
+        cfg = self.cfg
+        count = len(cfg.blocks)
+
+        def scan(index: int, live: int, record: dict[Operation, int] | None) -> int:
+            for op in reversed(list(cfg.blocks[index].ops)):
+                if not isinstance(op, InstructionOp) or op in self.dead:
+                    continue
+                if record is not None:
+                    record[op] = live
+                wgmma = self.wgmma_of.get(op)
+                if wgmma is not None:
+                    live |= wgmma.accumulator_bits
+                elif op.guard is None:
+                    live &= ~self.defs_bits[op]
+            return live
+
+        live_in = [0] * count
+        live_out = [0] * count
+        changed = True
+        while changed:
+            changed = False
+            for index in reversed(cfg.reverse_postorder):
+                out = 0
+                for successor in cfg.successors[index]:
+                    out |= live_in[successor]
+                new_in = scan(index, out, None)
+                if out != live_out[index] or new_in != live_in[index]:
+                    live_out[index], live_in[index] = out, new_in
+                    changed = True
+        result: dict[Operation, int] = {}
+        for index in range(count):
+            scan(index, live_out[index], result)
+        return result
+
+    def _user_wait_ahead(self) -> dict[Operation, bool]:
+        """For each instruction, whether a user `wgmma.wait_group` follows on some path."""
+        cfg = self.cfg
+        count = len(cfg.blocks)
+        has_wait = [
+            any(isinstance(op, WgmmaWaitGroupOp) for op in block.ops)
+            for block in cfg.blocks
+        ]
+        reach_in = list(has_wait)
+        changed = True
+        while changed:
+            changed = False
+            for index in reversed(cfg.reverse_postorder):
+                if reach_in[index]:
+                    continue
+                if any(reach_in[s] for s in cfg.successors[index]):
+                    reach_in[index] = True
+                    changed = True
+        result: dict[Operation, bool] = {}
+        for index, block in enumerate(cfg.blocks):
+            ahead = any(reach_in[s] for s in cfg.successors[index])
+            for op in reversed(list(block.ops)):
+                result[op] = ahead
+                if isinstance(op, WgmmaWaitGroupOp):
+                    ahead = True
+        _ = count
+        return result
+
+    def _gmma_divergent_blocks(self) -> list[bool]:
+        """Blocks under a divergent branch whose region issues or syncs wgmma: a wait
+        needed there cannot be hoisted above the branch."""
+        dependence = self.divergence.control_dependence
+        branches = self.divergence.branches
+        with_gmma = 0
+        for index, block in enumerate(self.cfg.blocks):
+            if any(
+                isinstance(op, _GMMA_OPS) and op not in self.dead for op in block.ops
+            ):
+                with_gmma |= dependence[index] & branches
+        return [bool(d & with_gmma) for d in dependence]
+
+    # -- the dataflow ---------------------------------------------------------------------
+
+    def _run(self) -> None:
+        if self.options.serializes_everything:
+            self._serialize_everything()
+            return
+        for _ in range(6):
+            self.findings = []
+            self._propagate()
+            injections = {
+                f.op: f
+                for f in self.findings
+                if f.op is not None
+                and f.code in (Code.WAIT_INJECTED, Code.WAIT_IN_DIVERGENT_PATH)
+            }
+            stable = injections.keys() == self.planned.keys()
+            self.planned = injections
+            if stable:
+                break
+        self.injections = self.planned
+        self._drop_waits_after_divergence()
+        self._check_registers()
+        self._choose_serialization()
+
+    def _propagate(self) -> None:
+        count = len(self.cfg.blocks)
+        states: list[_State | None] = [None] * count
+        if count:
+            states[0] = _State()
+        worklist = list(self.cfg.reverse_postorder)
+        queued = set(worklist)
+        rank = {b: i for i, b in enumerate(self.cfg.reverse_postorder)}
+        outs: list[_State | None] = [None] * count
+        while worklist:
+            worklist.sort(key=lambda b: rank[b], reverse=True)
+            index = worklist.pop()
+            queued.discard(index)
+            state = states[index]
+            if state is None:
+                continue
+            out = self._transfer_block(index, state.copy(), record=False)
+            outs[index] = out
+            for successor in self.cfg.successors[index]:
+                target = states[successor]
+                if target is None:
+                    states[successor] = out.copy()
+                    changed = True
+                else:
+                    changed = target.join(out)
+                if changed and successor not in queued:
+                    worklist.append(successor)
+                    queued.add(successor)
+        self.block_states = states
+        for index in range(count):
+            state = states[index]
+            if state is not None:
+                self._transfer_block(index, state.copy(), record=True)
+
+    def _transfer_block(self, index: int, state: _State, record: bool) -> _State:
+        block = self.cfg.blocks[index]
+        self._quiet = False
+        for op in block.ops:
+            planned = self.planned.get(op)
+            if planned is not None and planned.culprit is not op:
+                # A wait hoisted here (above a divergent branch or a call).
+                if state.in_flight:
+                    self._emit(record, _copy(planned))
+                state.drain()
+            if isinstance(op, InstructionOp) and op not in self.dead:
+                self._step(op, state, record)
+            elif isinstance(op, FallthroughOp) and op.dest is None:
+                self._exit(op, state, record)
+        return state
+
+    def _emit(self, record: bool, finding: Finding) -> None:
+        if record:
+            finding.order = self.order.get(finding.op or finding.culprit or self.func, 0)
+            if finding.op is not None and finding.order == 0 and finding.culprit:
+                finding.order = self.order.get(finding.culprit, 0)
+            self.findings.append(finding)
+
+    def _step(self, op: InstructionOp, state: _State, record: bool) -> None:
+        if isinstance(op, _GMMA_OPS) and self.divergence.divergent_dependence(
+            self._block(op)
+        ):
+            state.tainted = True
+        wgmma = self.wgmma_of.get(op)
+        if wgmma is not None:
+            if wgmma.merged_into is not None:
+                self._merged_copy(op, wgmma, state, record)
+            else:
+                self._issue(op, wgmma, state, record)
+            return
+        if isinstance(op, WgmmaCommitGroupOp | WarpgroupCommitBatchOp):
+            self._commit(op, state, record)
+        elif isinstance(op, WgmmaWaitGroupOp | WarpgroupWaitOp):
+            self._wait(op, state, record)
+        elif isinstance(op, WgmmaFenceOp | WarpgroupArriveOp):
+            self._fence(op, state)
+        elif isinstance(op, CallOp):
+            self._call(op, state, record)
+        elif isinstance(op, RetOp | ExitOp):
+            self._exit(op, state, record)
+        else:
+            self._access(op, state, record)
+
+    def _issue(
+        self, op: InstructionOp, wgmma: Wgmma, state: _State, record: bool
+    ) -> None:
+        if wgmma.reads_accumulators and state.zero_clobbered & wgmma.accumulator_bits:
+            culprit = self._zero_clobber_culprit(wgmma)
+            self._emit(
+                record,
+                Finding(
+                    Code.PIPELINE_REGISTERS,
+                    culprit.line if culprit is not None else wgmma.line,
+                    None,
+                    Cause.CLOBBERED_ZERO_ACCUMULATOR,
+                    culprit=culprit.op if culprit is not None else op,
+                    wgmma=wgmma,
+                ),
+            )
+        self._check_overlap(wgmma, state, record)
+        self._check_fragment(op, wgmma, state, record)
+        state.zero_clobbered &= ~wgmma.accumulator_bits
+        state.open |= wgmma.bit
+        state.unfenced |= wgmma.bit
+        if not wgmma.reads_scale_register:
+            state.fragments |= wgmma.fragment_bits
+
+    def _zero_clobber_culprit(self, wgmma: Wgmma) -> Wgmma | None:
+        for other in self.wgmmas:
+            if other.scale_zero and other.accumulator_bits & wgmma.accumulator_bits:
+                return other
+        return None
+
+    def _check_overlap(self, wgmma: Wgmma, state: _State, record: bool) -> None:
+        """Accumulator lists of two wgmma in flight together that overlap partially."""
+        for other in self._members(state.in_flight):
+            shared = other.accumulator_bits & wgmma.accumulator_bits
+            if shared and other.accumulator_bits != wgmma.accumulator_bits:
+                self._emit(
+                    record,
+                    Finding(
+                        Code.PIPELINE_REGISTERS,
+                        wgmma.line,
+                        None,
+                        Cause.OVERLAPPING_ACCUMULATORS,
+                        culprit=wgmma.op,
+                        wgmma=other,
+                    ),
+                )
+                return
+
+    def _check_fragment(
+        self, op: InstructionOp, wgmma: Wgmma, state: _State, record: bool
+    ) -> None:
+        """A-fragment registers written by a wgmma in flight since the last fence (an f16
+        accumulator fed back as A)."""
+        if not wgmma.fragment_bits:
+            return
+        for other in self._members(state.unfenced & state.in_flight):
+            if other.accumulator_bits & wgmma.fragment_bits:
+                self._emit(
+                    record,
+                    Finding(
+                        Code.INPUT_REDEFINED,
+                        wgmma.line,
+                        None,
+                        Cause.FRAGMENT_REDEFINED,
+                        culprit=other.op,
+                        wgmma=wgmma,
+                    ),
+                )
+                return
+
+    def _fragment_redefined(
+        self, op: InstructionOp, defs: int, state: _State, record: bool
+    ) -> None:
+        """A non-wgmma instruction redefines the A fragment of an in-flight wgmma."""
+        for wgmma in self._members(state.in_flight):
+            if wgmma.fragment_bits & defs and not wgmma.reads_scale_register:
+                self._emit(
+                    record,
+                    Finding(
+                        Code.INPUT_REDEFINED,
+                        0,
+                        None,
+                        Cause.FRAGMENT_REDEFINED,
+                        culprit=op,
+                        register=self.numbering.members(wgmma.fragment_bits & defs)[0],
+                        wgmma=wgmma,
+                    ),
+                )
+                return
+
+    def _merged_copy(
+        self, op: InstructionOp, wgmma: Wgmma, state: _State, record: bool
+    ) -> None:
+        source = wgmma.merged_into
+        assert source is not None
+        if source.bit & state.in_flight:
+            self._inject(op, state, record, Cause.MERGED_COPY, wgmma=source)
+        if wgmma.merged_across_commit:
+            state.open |= source.bit
+
+    def _commit(self, op: InstructionOp, state: _State, record: bool) -> None:
+        if state.open:
+            branches = self.divergence.divergent_dependence(self._block(op))
+            for wgmma in self._members(state.open):
+                if self._dependence(wgmma) != branches:
+                    self._emit(
+                        record,
+                        Finding(
+                            Code.ARRIVE_IN_DIVERGENT_PATH,
+                            line_of(op),
+                            None,
+                            Cause.DIVERGENT_COMMIT,
+                            culprit=op,
+                            wgmma=wgmma,
+                        ),
+                    )
+                    break
+        # The commit itself is a member of the group, so that an empty group is in flight.
+        ages = state.ages
+        oldest = ages[-1] | ages[-2]
+        state.ages = [state.open | self.commit_bits[op], *ages[:-2], oldest]
+        state.open = 0
+
+    def _wait(self, op: InstructionOp, state: _State, record: bool) -> None:
+        assert isinstance(op, WgmmaWaitGroupOp | WarpgroupWaitOp)
+        pending = op.pending
+        drained = 0
+        for age in range(min(pending, _AGES), _AGES):
+            drained |= state.ages[age]
+            state.ages[age] = 0
+        if pending == 0:
+            drained |= state.open
+            state.open = 0
+        if isinstance(op, WgmmaWaitGroupOp):
+            state.waited = True
+            clobbered = state.clobbered & drained & ~state.in_flight
+            if clobbered:
+                wgmma = self._members(clobbered)[0]
+                self._emit(
+                    record,
+                    Finding(
+                        Code.ACCUMULATOR_DEFINED,
+                        line_of(op),
+                        None,
+                        Cause.CLOBBERED_INPUT_ACCUMULATOR,
+                        culprit=op,
+                        wgmma=wgmma,
+                    ),
+                )
+        state.needed &= state.in_flight
+        state.clobbered &= state.in_flight
+        if not state.in_flight:
+            state.calls = 0
+            state.fragments = 0
+            state.tainted = False
+
+    def _fence(self, op: InstructionOp, state: _State) -> None:
+        state.unfenced = 0
+
+    def _call(self, op: CallOp, state: _State, record: bool) -> None:
+        kind = self.calls[op]
+        if kind is CallKind.TRANSPARENT or kind is CallKind.OPAQUE:
+            if state.in_flight:
+                state.calls |= 1 << self.order[op]
+        if kind is CallKind.WGMMA:
+            self._emit(
+                record,
+                Finding(
+                    Code.CALL_CROSSES_PIPELINE,
+                    line_of(op),
+                    None,
+                    Cause.WGMMA_CALLEE,
+                    culprit=op,
+                ),
+            )
+        elif kind is CallKind.OPAQUE:
+            self._opaque_call(op, record)
+        self._access(op, state, record)
+
+    def _opaque_call(self, op: CallOp, record: bool) -> None:
+        follower = self._next_gmma_op(op)
+        if isinstance(follower, WgmmaMmaAsyncOp | WgmmaCommitGroupOp):
+            self._emit(
+                record,
+                Finding(
+                    Code.ARRIVE_IN_DIVERGENT_PATH,
+                    line_of(follower),
+                    None,
+                    Cause.CALL_IN_STAGE,
+                    culprit=op,
+                ),
+            )
+        elif self.wgmmas:
+            self._emit(
+                record,
+                Finding(
+                    Code.EXTERN_CALL, line_of(op), None, Cause.OPAQUE_CALL, culprit=op
+                ),
+            )
+
+    def _next_gmma_op(self, op: Operation) -> Operation | None:
+        """The first wgmma, commit or fence after `op` on a forward path (the first one
+        found in program order when several paths lead on)."""
+        seen: set[int] = set()
+        block = self._block(op)
+        index = self.cfg.index[block]
+        start: Operation | None = op.next_op
+        stack: list[tuple[int, Operation | None]] = [(index, start)]
+        found: list[Operation] = []
+        while stack:
+            index, current = stack.pop()
+            while current is not None:
+                if isinstance(
+                    current, WgmmaMmaAsyncOp | WgmmaCommitGroupOp | WgmmaFenceOp
+                ) and current not in self.dead:
+                    found.append(current)
+                    break
+                current = current.next_op
+            else:
+                for successor in self.cfg.successors[index]:
+                    if successor not in seen:
+                        seen.add(successor)
+                        stack.append(
+                            (successor, self.cfg.blocks[successor].first_op)
+                        )
+        if not found:
+            return None
+        stage_ops = [f for f in found if not isinstance(f, WgmmaFenceOp)]
+        if not stage_ops:
+            return None
+        return min(stage_ops, key=lambda f: self.order[f])
+
+    def _access(self, op: InstructionOp, state: _State, record: bool) -> None:
+        uses = self.uses_bits[op]
+        defs = self.defs_bits[op]
+        if defs & state.fragments:
+            self._fragment_redefined(op, defs, state, record)
+        if not (uses | defs) & self.accumulator_bits:
+            return
+        in_flight = state.in_flight
+        if in_flight:
+            self._read(op, uses, defs, state, record)
+            in_flight = state.in_flight
+        if op.guard is None and defs & self.accumulator_bits:
+            for wgmma in self._members(in_flight):
+                written = wgmma.accumulator_bits & defs
+                if not written:
+                    continue
+                if wgmma.scale_zero:
+                    state.zero_clobbered |= written
+                elif (
+                    wgmma.bit & state.committed
+                    and wgmma.reads_accumulators
+                    and wgmma.accumulator_bits & self.defined_before.get(wgmma, 0)
+                ):
+                    state.clobbered |= wgmma.bit
+        if defs and not defs & self._in_flight_accumulators(state):
+            state.zero_clobbered &= ~defs
+
+    def _in_flight_accumulators(self, state: _State) -> int:
+        bits = 0
+        for wgmma in self._members(state.in_flight):
+            bits |= wgmma.accumulator_bits
+        return bits
+
+    def _read(
+        self, op: InstructionOp, uses: int, defs: int, state: _State, record: bool
+    ) -> None:
+        """A non-wgmma instruction touching accumulator registers while a group is in
+        flight: the accumulators of in-flight wgmma, and registers whose value a later
+        wgmma takes as its accumulator (ptxas tracks their live ranges too)."""
+        in_flight_registers = self._in_flight_accumulators(state)
+        reads_in_flight = uses & in_flight_registers
+        reads_future = uses & self.flows_into_wgmma[op] & ~in_flight_registers
+        if not reads_in_flight and not reads_future:
+            return
+        register = self.numbering.members(reads_in_flight or reads_future)[0]
+        wgmma = next(
+            (
+                w
+                for w in self._members(state.in_flight)
+                if w.accumulator_bits & uses
+            ),
+            None,
+        )
+        stage = self._stage_around(op)
+        if stage is not None:
+            self._read_inside_stage(
+                op, stage, reads_in_flight, reads_future, defs, state, record,
+                register=register, wgmma=wgmma,
+            )  # fmt: skip
+            return
+        self._read_outside_stage(op, state, record, register, wgmma)
+
+    def _read_outside_stage(
+        self,
+        op: InstructionOp,
+        state: _State,
+        record: bool,
+        register: SSAValue,
+        wgmma: Wgmma | None,
+    ) -> None:
+        if state.waited:
+            state.needed |= state.in_flight
+            if not state.tainted:
+                self._emit(
+                    record,
+                    Finding(
+                        Code.ACCUMULATOR_READ,
+                        0,
+                        None,
+                        Cause.MANAGED_READ,
+                        culprit=op,
+                        register=register,
+                        wgmma=wgmma,
+                    ),
+                )
+            return
+        self._inject(op, state, record, Cause.READ, register=register, wgmma=wgmma)
+
+    def _read_inside_stage(
+        self,
+        op: InstructionOp,
+        stage: _Stage,
+        reads_in_flight: int,
+        reads_future: int,
+        defs: int,
+        state: _State,
+        record: bool,
+        *,
+        register: SSAValue,
+        wgmma: Wgmma | None,
+    ) -> None:
+        """Between two unpredicated wgmma of one block with no fence or commit between:
+        splitting the stage there needs an arrive before the next wgmma, which ptxas only
+        inserts when this instruction defines an accumulator or something it reads."""
+        writes_accumulator = bool(defs & self.accumulator_bits)
+        if reads_in_flight:
+            rewrites_live_input = any(
+                w.accumulator_bits & defs and not w.scale_zero
+                for w in self._members(state.in_flight)
+            )
+            if defs & stage.next_reads or rewrites_live_input:
+                self._inject(
+                    op, state, record, Cause.READ, register=register, wgmma=wgmma
+                )
+                return
+            state.needed |= state.in_flight
+            self._emit(
+                record,
+                Finding(
+                    Code.ACCUMULATOR_READ,
+                    0,
+                    None,
+                    Cause.MIDSTAGE_READ,
+                    culprit=op,
+                    register=register,
+                    wgmma=wgmma,
+                ),
+            )
+            return
+        if writes_accumulator:
+            self._inject(op, state, record, Cause.READ, register=register, wgmma=wgmma)
+            return
+        if reads_future & stage.accumulators:
+            state.needed |= state.in_flight
+            self._emit(
+                record,
+                Finding(
+                    Code.ACCUMULATOR_READ,
+                    line_of(stage.fence) if stage.fence is not None else 0,
+                    None,
+                    Cause.MIDSTAGE_READ,
+                    culprit=op,
+                    register=register,
+                    wgmma=stage.following[0],
+                ),
+            )
+
+    def _stage_around(self, op: InstructionOp) -> _Stage | None:
+        """The stage `op` sits inside: an unpredicated wgmma before it and one after it in
+        its block, with no fence or commit in between."""
+        previous = op.prev_op
+        fence: Operation | None = None
+        while previous is not None:
+            if isinstance(previous, WgmmaCommitGroupOp):
+                return None
+            if isinstance(previous, WgmmaFenceOp):
+                return None
+            if isinstance(previous, WgmmaMmaAsyncOp) and previous not in self.dead:
+                if previous.guard is not None:
+                    return None
+                break
+            previous = previous.prev_op
+        else:
+            return None
+        scan = previous.prev_op
+        while scan is not None and not isinstance(scan, WgmmaCommitGroupOp):
+            if isinstance(scan, WgmmaFenceOp):
+                fence = scan
+                break
+            scan = scan.prev_op
+        following: list[Wgmma] = []
+        current = op.next_op
+        while current is not None:
+            if isinstance(current, WgmmaFenceOp | WgmmaCommitGroupOp):
+                break
+            if isinstance(current, WgmmaMmaAsyncOp) and current not in self.dead:
+                if current.guard is not None:
+                    break
+                wgmma = self.wgmma_of[current]
+                if wgmma.merged_into is None:
+                    following.append(wgmma)
+            current = current.next_op
+        if not following:
+            return None
+        first = following[0]
+        next_reads = first.input_bits
+        if first.reads_accumulators:
+            next_reads |= first.accumulator_bits
+        accumulators = 0
+        for wgmma in following:
+            accumulators |= wgmma.accumulator_bits
+        return _Stage(fence, following, next_reads, accumulators)
+
+    def _inject(
+        self,
+        op: Operation,
+        state: _State,
+        record: bool,
+        cause: Cause,
+        *,
+        register: SSAValue | None = None,
+        wgmma: Wgmma | None = None,
+    ) -> None:
+        where = op
+        line = line_of(op)
+        block = self._block(op)
+        divergent = self._gmma_divergent[self.cfg.index[block]]
+        if state.calls and not self.user_wait_ahead[op]:
+            call = self._first_call(state.calls)
+            where, line = call, self._hoisted_line(call)
+        elif not divergent and not state.tainted:
+            hoist = self._hoist_point(block)
+            if hoist is not None:
+                where = hoist
+        code = (
+            Code.WAIT_IN_DIVERGENT_PATH
+            if divergent or state.tainted
+            else Code.WAIT_INJECTED
+        )
+        self._emit(
+            record,
+            Finding(
+                code,
+                line,
+                where,
+                Cause.DIVERGENT_FENCE if code is Code.WAIT_IN_DIVERGENT_PATH else cause,
+                culprit=op,
+                register=register,
+                wgmma=wgmma,
+            ),
+        )
+        state.drain()
+
+    def _hoist_point(self, block: Block) -> Operation | None:
+        """The divergent branch a wait needed in `block` is hoisted above (ptxas places it
+        where the whole warpgroup still runs), or None in convergent code."""
+        branches = self.divergence.divergent_dependence(block)
+        if not branches:
+            return None
+        # The outermost divergent branch: the one whose block is first in program order
+        # among those dominating the others.
+        candidates = [
+            self.cfg.blocks[i] for i in range(len(self.cfg.blocks)) if branches >> i & 1
+        ]
+        for candidate in candidates:
+            if all(self.cfg.dominates(candidate, other) for other in candidates):
+                return candidate.last_op
+        return None
+
+    def _first_call(self, calls: int) -> Operation:
+        position = (calls & -calls).bit_length() - 1
+        for op, index in self.order.items():
+            if index == position:
+                return op
+        raise AssertionError("call not found")
+
+    def _hoisted_line(self, call: Operation) -> int:
+        """ptxas names the instruction before the call, unless that is plain arithmetic."""
+        previous = call.prev_op
+        while previous is not None and not isinstance(previous, InstructionOp):
+            previous = previous.prev_op
+        if previous is None:
+            return line_of(call)
+        if isinstance(previous, GenericInstructionOp) and is_removable(previous):
+            return line_of(call)
+        return line_of(previous)
+
+    def _exit(self, op: Operation, state: _State, record: bool) -> None:
+        """Leaving the function with a committed group in flight (or an open one whose
+        accumulators were read) needs a wait before the `ret`."""
+        pending = state.committed | (state.open & state.needed)
+        if not pending:
+            return
+        wgmma = next(iter(self._members(pending)), None)
+        divergent_guard = (
+            isinstance(op, InstructionOp)
+            and op.guard is not None
+            and self.divergence.is_divergent(op.guard, self.numbering)
+        )
+        if divergent_guard:
+            self._emit(
+                record,
+                Finding(
+                    Code.WAIT_IN_DIVERGENT_PATH,
+                    line_of(op),
+                    None,
+                    Cause.DIVERGENT_EXIT,
+                    culprit=op,
+                    wgmma=wgmma,
+                ),
+            )
+            state.drain()
+            return
+        self._inject(op, state, record, Cause.EXIT, wgmma=wgmma)
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _block(self, op: Operation) -> Block:
+        block = op.parent_block()
+        assert block is not None
+        return block
+
+    def _members(self, bits: int) -> list[Wgmma]:
+        """The wgmma of a bit vector (commit pseudo-members left out)."""
+        members: list[Wgmma] = []
+        bits &= (1 << len(self.wgmmas)) - 1
+        while bits:
+            low = bits & -bits
+            members.append(self.wgmmas[low.bit_length() - 1])
+            bits ^= low
+        return members
+
+    def _dependence(self, wgmma: Wgmma) -> int:
+        """The divergent branches a wgmma depends on; a divergent guard counts as one."""
+        branches = self.divergence.divergent_dependence(self._block(wgmma.op))
+        guard = wgmma.op.guard
+        if guard is not None and self.divergence.is_divergent(guard, self.numbering):
+            branches |= 1 << (len(self.cfg.blocks) + wgmma.index)
+        return branches
+
+    # -- register resources ---------------------------------------------------------------
+
+    def _drop_waits_after_divergence(self) -> None:
+        """A divergent-path serialization (C7518, C7519) ends ptxas's walk: no wait is
+        reported where that finding reaches."""
+        stops = [
+            f
+            for f in self.findings
+            if f.code in (Code.ARRIVE_IN_DIVERGENT_PATH, Code.WAIT_IN_DIVERGENT_PATH)
+            and f.culprit is not None
+        ]
+        if not stops:
+            return
+        reached_blocks: set[int] = set()
+        first_in_block: dict[int, int] = {}
+        for stop in stops:
+            assert stop.culprit is not None
+            index = self.cfg.index[self._block(stop.culprit)]
+            position = self.order[stop.culprit]
+            first_in_block[index] = min(first_in_block.get(index, position), position)
+            stack = list(self.cfg.successors[index])
+            while stack:
+                block = stack.pop()
+                if block not in reached_blocks:
+                    reached_blocks.add(block)
+                    stack.extend(self.cfg.successors[block])
+
+        def reached(op: Operation) -> bool:
+            index = self.cfg.index[self._block(op)]
+            if index in reached_blocks:
+                return True
+            return index in first_in_block and self.order[op] > first_in_block[index]
+
+        self.findings = [
+            f
+            for f in self.findings
+            if f.code is not Code.WAIT_INJECTED or f.op is None or not reached(f.op)
+        ]
+
+    def _check_registers(self) -> None:
+        """The accumulators in flight against the function's register limit."""
+        counts = self._in_flight_register_counts()
+        if counts is None:
+            return
+        most, where, largest = counts
+        self.max_in_flight = most
+        self.max_in_flight_op = where
+        limit = gmma_registers.register_limit(
+            self.options.maxrregcount, self._maxnreg()
+        )
+        verdict = gmma_registers.classify(limit, most, largest.accumulator_count)
+        if verdict is gmma_registers.Verdict.INSTRUCTION:
+            self.fatal = Finding(
+                Code.INSUFFICIENT_REGISTERS,
+                largest.line,
+                None,
+                Cause.INSTRUCTION_BUDGET,
+                culprit=largest.op,
+                counts=(
+                    max(limit, gmma_registers.MIN_REGISTERS),
+                    gmma_registers.instruction_target(largest.accumulator_count),
+                ),
+            )
+        elif verdict is gmma_registers.Verdict.PIPELINE:
+            midstage_copy = any(
+                f.cause is Cause.MIDSTAGE_READ for f in self.findings
+            ) or self._merged_copy_inside_stage()
+            if midstage_copy:
+                # Split to fit, the stage reads the merged copies between its wgmma.
+                self.findings = [
+                    f for f in self.findings if f.cause is not Cause.MERGED_COPY
+                ]
+                self.findings.append(
+                    Finding(Code.ACCUMULATOR_READ, 0, None, Cause.PIPELINE_BUDGET)
+                )
+            else:
+                self.findings.append(
+                    Finding(
+                        Code.PIPELINE_REGISTERS,
+                        line_of(where) if where is not None else 0,
+                        None,
+                        Cause.PIPELINE_BUDGET,
+                        culprit=where,
+                        counts=(most, limit),
+                    )
+                )
+        elif verdict is gmma_registers.Verdict.FUNCTION:
+            self.findings.append(
+                Finding(
+                    Code.FUNCTION_REGISTERS,
+                    None,
+                    None,
+                    Cause.FUNCTION_BUDGET,
+                    counts=(most, limit),
+                )
+            )
+
+    def _merged_copy_inside_stage(self) -> bool:
+        for wgmma in self.wgmmas:
+            if wgmma.merged_into is None:
+                continue
+            following = wgmma.op.next_op
+            while following is not None:
+                if isinstance(following, WgmmaFenceOp | WgmmaCommitGroupOp):
+                    break
+                if isinstance(following, WgmmaMmaAsyncOp):
+                    return True
+                following = following.next_op
+        return False
+
+    def _maxnreg(self) -> int:
+        for directive in self.func.directives:
+            if directive.directive.data == "maxnreg" and directive.values.data:
+                return directive.values.data[0].data
+        return 0
+
+    def _in_flight_register_counts(
+        self,
+    ) -> tuple[int, Operation | None, _Sized] | None:
+        if not self.wgmmas:
+            return None
+        largest = max(
+            (_Sized(w) for w in self.wgmmas), key=lambda s: s.accumulator_count
+        )
+        most = 0
+        where: Operation | None = None
+        for index, block in enumerate(self.cfg.blocks):
+            state = self.block_states[index]
+            if state is None:
+                continue
+            flight = state.in_flight
+            fence: Operation | None = None
+            for op in block.ops:
+                if isinstance(op, WgmmaFenceOp):
+                    fence = op
+                elif isinstance(op, WgmmaMmaAsyncOp):
+                    flight |= self.wgmma_of[op].bit
+                    registers = 0
+                    for wgmma in self._members(flight):
+                        registers |= wgmma.accumulator_bits
+                    count = registers.bit_count()
+                    if count > most:
+                        most = count
+                        where = fence if fence is not None else op
+                elif isinstance(op, WgmmaWaitGroupOp) and op.pending == 0:
+                    flight = 0
+        return most, where, largest
+
+    # -- the decision ---------------------------------------------------------------------
+
+    def _choose_serialization(self) -> None:
+        """First error wins, in program order; an opaque call only when nothing else."""
+        reasons = [
+            f
+            for f in self.findings
+            if f.code not in (Code.WAIT_INJECTED, Code.EXTERN_CALL)
+        ]
+        if reasons:
+            self.serialization = min(reasons, key=lambda f: self._rank(f))
+            return
+        calls = [f for f in self.findings if f.code is Code.EXTERN_CALL]
+        if calls:
+            self.serialization = min(calls, key=lambda f: f.order)
+
+    def _rank(self, finding: Finding) -> tuple[int, int]:
+        budget = finding.cause in (Cause.PIPELINE_BUDGET, Cause.FUNCTION_BUDGET)
+        return (1 if budget else 0, finding.order)
+
+    def _serialize_everything(self) -> None:
+        """-O0 and -g: a wait after every wgmma, and the pipeline-resources message."""
+        for wgmma in self.wgmmas:
+            self.findings.append(
+                Finding(
+                    Code.WAIT_INJECTED,
+                    wgmma.line,
+                    wgmma.op,
+                    Cause.UNOPTIMIZED,
+                    culprit=wgmma.op,
+                    wgmma=wgmma,
+                    order=self.order[wgmma.op],
+                )
+            )
+        if self.wgmmas:
+            last_group = self._last_group()
+            self.serialization = Finding(
+                Code.PIPELINE_REGISTERS,
+                last_group.line,
+                None,
+                Cause.UNOPTIMIZED,
+                culprit=last_group.op,
+                wgmma=last_group,
+            )
+
+    def _last_group(self) -> Wgmma:
+        """The first wgmma of the last group, in program order."""
+        first_of_group: Wgmma | None = None
+        last: Wgmma | None = None
+        for op in self.instructions:
+            if isinstance(op, WgmmaCommitGroupOp):
+                first_of_group = None
+            elif isinstance(op, WgmmaMmaAsyncOp):
+                if first_of_group is None:
+                    first_of_group = self.wgmma_of[op]
+                last = first_of_group
+        assert last is not None
+        return last
+
+    # -- results --------------------------------------------------------------------------
+
+    def waits(self) -> list[Finding]:
+        """The injected waits, in program order (one message each)."""
+        waits = [
+            f
+            for f in self.findings
+            if f.code is Code.WAIT_INJECTED and f.op is not None
+        ]
+        unique: dict[Operation, Finding] = {}
+        for finding in sorted(waits, key=lambda f: f.order):
+            unique.setdefault(finding.op, finding)  # pyright: ignore[reportArgumentType]
+        return list(unique.values())
+
+    def messages(self) -> Iterator[Finding]:
+        """What ptxas prints for this function: the C7517s, then the serialization."""
+        if self.fatal is not None:
+            yield self.fatal
+            return
+        yield from self.waits()
+        if self.serialization is not None:
+            yield self.serialization
+
+
+@dataclass
+class _Stage:
+    """The part of a stage after a non-wgmma instruction inside it."""
+
+    fence: Operation | None
+    following: list[Wgmma]
+    """The unpredicated wgmma after the instruction, up to a fence, commit or block end."""
+    next_reads: int
+    """What the next wgmma reads (its inputs, and its accumulators unless scale-d is 0)."""
+    accumulators: int
+
+
+@dataclass
+class _Sized:
+    wgmma: Wgmma
+
+    @property
+    def accumulator_count(self) -> int:
+        return len(self.wgmma.accumulators)
+
+    @property
+    def line(self) -> int:
+        return self.wgmma.line
+
+    @property
+    def op(self) -> Operation:
+        return self.wgmma.op
+
+
+def _copy(finding: Finding) -> Finding:
+    return Finding(
+        finding.code,
+        finding.line,
+        finding.op,
+        finding.cause,
+        culprit=finding.culprit,
+        register=finding.register,
+        wgmma=finding.wgmma,
+        counts=finding.counts,
+    )
+
+
+def _is_zero_constant(operand: Attribute) -> bool:
+    if isinstance(operand, ImmAttr):
+        return operand.value.data == 0
+    if isinstance(operand, FloatImmAttr):
+        return operand.bits.data & ~(1 << (operand.width.data - 1)) == 0
+    return False
+
