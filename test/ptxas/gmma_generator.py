@@ -74,7 +74,6 @@ class _Generator:
         self.sets = self.rng.randint(1, 3)
         self.lines: list[str] = []
         self.labels = 0
-        self.descriptors = 0
         self.counters = 0
         self.calls: set[str] = set()
         self.summary: list[str] = []
@@ -117,15 +116,15 @@ class _Generator:
                 self.emit("}")
 
     def wgmma(self) -> None:
-        self.descriptors += 1
         first = 1 + 4 * self.rng.randrange(self.sets)
         accumulators = ", ".join(f"%f{first + i}" for i in range(4))
         scale = self.rng.choice(["%p1", "%p1", "1", "0"])
-        desc = 7 + self.descriptors
-        self.emit(f"add.s64 %rd{desc}, %rd1, {2 * self.descriptors};")
+        # The A descriptor advances before every wgmma, as along a K loop, so that no two
+        # wgmma (nor two iterations of one) have the same inputs.
+        self.emit("add.s64 %rd5, %rd5, 2;")
         self.emit(
             "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 "
-            f"{{{accumulators}}}, %rd{desc}, %rd2, {scale}, 1, 1, 0, 0;"
+            f"{{{accumulators}}}, %rd5, %rd2, {scale}, 1, 1, 0, 0;"
         )
 
     def stage(self) -> None:
@@ -190,6 +189,7 @@ class _Generator:
             "ld.param.u64 %rd1, [desc_a];",
             "ld.param.u64 %rd2, [desc_b];",
             "ld.param.u64 %rd3, [out];",
+            "mov.b64 %rd5, %rd1;",
             "ld.param.u32 %r1, [accumulate];",
             "setp.ne.u32 %p1, %r1, 0;",
             "mov.u32 %r2, %tid.x;",
@@ -218,7 +218,7 @@ class _Generator:
             ")\n{\n"
             "\t.reg .pred %p<4>;\n"
             "\t.reg .b32 %r<32>;\n"
-            f"\t.reg .b64 %rd<{8 + self.descriptors + 1}>;\n"
+            "\t.reg .b64 %rd<8>;\n"
             "\t.reg .f32 %f<16>;\n"
             f"{body}\n\tret;\n}}\n"
         )

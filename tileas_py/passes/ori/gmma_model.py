@@ -201,6 +201,7 @@ class Cause(Enum):
     CLOBBERED_INPUT_ACCUMULATOR = auto()
     CLOBBERED_ZERO_ACCUMULATOR = auto()
     FRAGMENT_REDEFINED = auto()
+    FRAGMENT_FROM_ACCUMULATOR = auto()
     OVERLAPPING_ACCUMULATORS = auto()
     PIPELINE_BUDGET = auto()
     FUNCTION_BUDGET = auto()
@@ -224,6 +225,10 @@ class Finding:
     wgmma: Wgmma | None = None
     order: int = 0
     counts: tuple[int, ...] = ()
+    branch: Operation | None = None
+    """The divergent branch behind a divergent-path finding."""
+    related: Operation | None = None
+    """Another instruction the explanation names (the call a wait cannot sink past)."""
 
 
 @dataclass(frozen=True)
@@ -299,6 +304,7 @@ class _State:
         "open",
         "fragments",
         "tainted",
+        "tainted_by",
         "unfenced",
         "waited",
         "zero_clobbered",
@@ -313,6 +319,7 @@ class _State:
         self.clobbered = 0
         self.zero_clobbered = 0
         self.tainted = False
+        self.tainted_by = 0
         self.unfenced = 0
         self.fragments = 0
 
@@ -326,6 +333,7 @@ class _State:
         state.clobbered = self.clobbered
         state.zero_clobbered = self.zero_clobbered
         state.tainted = self.tainted
+        state.tainted_by = self.tainted_by
         state.unfenced = self.unfenced
         state.fragments = self.fragments
         return state
@@ -335,12 +343,13 @@ class _State:
         before = self.key()
         self.open |= other.open
         self.ages = [a | b for a, b in zip(self.ages, other.ages, strict=True)]
-        self.waited |= other.waited
+        self.waited &= other.waited
         self.needed |= other.needed
         self.calls |= other.calls
         self.clobbered |= other.clobbered
         self.zero_clobbered |= other.zero_clobbered
         self.tainted |= other.tainted
+        self.tainted_by |= other.tainted_by
         self.unfenced |= other.unfenced
         self.fragments |= other.fragments
         return self.key() != before
@@ -355,6 +364,7 @@ class _State:
             self.clobbered,
             self.zero_clobbered,
             self.tainted,
+            self.tainted_by,
             self.unfenced,
             self.fragments,
         )
@@ -378,6 +388,7 @@ class _State:
         self.clobbered = 0
         self.fragments = 0
         self.tainted = False
+        self.tainted_by = 0
 
 
 class GmmaFunctionModel:
@@ -435,8 +446,10 @@ class GmmaFunctionModel:
         self.flows_into_wgmma = self._flows_into_wgmma()
         self.user_wait_ahead = self._user_wait_ahead()
         self._gmma_divergent = self._gmma_divergent_blocks()
-        self._quiet = False
         self.planned: dict[Operation, Finding] = {}
+        self.writers: dict[int, Operation] = {}
+        """The last non-wgmma instruction seen redefining an in-flight accumulator, by
+        register number (for explanations)."""
         self._run()
 
     # -- the function's wgmma -------------------------------------------------------------
@@ -813,7 +826,6 @@ class GmmaFunctionModel:
 
     def _transfer_block(self, index: int, state: _State, record: bool) -> _State:
         block = self.cfg.blocks[index]
-        self._quiet = False
         for op in block.ops:
             planned = self.planned.get(op)
             if planned is not None and planned.culprit is not op:
@@ -835,10 +847,11 @@ class GmmaFunctionModel:
             self.findings.append(finding)
 
     def _step(self, op: InstructionOp, state: _State, record: bool) -> None:
-        if isinstance(op, _GMMA_OPS) and self.divergence.divergent_dependence(
-            self._block(op)
-        ):
-            state.tainted = True
+        if isinstance(op, _GMMA_OPS):
+            branches = self.divergence.divergent_dependence(self._block(op))
+            if branches:
+                state.tainted = True
+                state.tainted_by |= branches
         wgmma = self.wgmma_of.get(op)
         if wgmma is not None:
             if wgmma.merged_into is not None:
@@ -862,8 +875,10 @@ class GmmaFunctionModel:
     def _issue(
         self, op: InstructionOp, wgmma: Wgmma, state: _State, record: bool
     ) -> None:
-        if wgmma.reads_accumulators and state.zero_clobbered & wgmma.accumulator_bits:
+        clobbered = state.zero_clobbered & wgmma.accumulator_bits
+        if wgmma.reads_accumulators and clobbered:
             culprit = self._zero_clobber_culprit(wgmma)
+            number = next(_bit_indices(clobbered))
             self._emit(
                 record,
                 Finding(
@@ -872,7 +887,9 @@ class GmmaFunctionModel:
                     None,
                     Cause.CLOBBERED_ZERO_ACCUMULATOR,
                     culprit=culprit.op if culprit is not None else op,
+                    register=self.numbering.registers[number],
                     wgmma=wgmma,
+                    related=self.writers.get(number),
                 ),
             )
         self._check_overlap(wgmma, state, record)
@@ -915,16 +932,18 @@ class GmmaFunctionModel:
         if not wgmma.fragment_bits:
             return
         for other in self._members(state.unfenced & state.in_flight):
-            if other.accumulator_bits & wgmma.fragment_bits:
+            shared = other.accumulator_bits & wgmma.fragment_bits
+            if shared:
                 self._emit(
                     record,
                     Finding(
                         Code.INPUT_REDEFINED,
                         wgmma.line,
                         None,
-                        Cause.FRAGMENT_REDEFINED,
-                        culprit=other.op,
-                        wgmma=wgmma,
+                        Cause.FRAGMENT_FROM_ACCUMULATOR,
+                        culprit=op,
+                        register=self.numbering.members(shared)[0],
+                        wgmma=other,
                     ),
                 )
                 return
@@ -963,7 +982,8 @@ class GmmaFunctionModel:
         if state.open:
             branches = self.divergence.divergent_dependence(self._block(op))
             for wgmma in self._members(state.open):
-                if self._dependence(wgmma) != branches:
+                differs = self._dependence(wgmma) ^ branches
+                if differs:
                     self._emit(
                         record,
                         Finding(
@@ -973,6 +993,7 @@ class GmmaFunctionModel:
                             Cause.DIVERGENT_COMMIT,
                             culprit=op,
                             wgmma=wgmma,
+                            branch=self._branch_of(differs),
                         ),
                     )
                     break
@@ -997,6 +1018,7 @@ class GmmaFunctionModel:
             clobbered = state.clobbered & drained & ~state.in_flight
             if clobbered:
                 wgmma = self._members(clobbered)[0]
+                number = next(_bit_indices(wgmma.accumulator_bits & self._written()))
                 self._emit(
                     record,
                     Finding(
@@ -1005,7 +1027,9 @@ class GmmaFunctionModel:
                         None,
                         Cause.CLOBBERED_INPUT_ACCUMULATOR,
                         culprit=op,
+                        register=self.numbering.registers[number],
                         wgmma=wgmma,
+                        related=self.writers.get(number),
                     ),
                 )
         state.needed &= state.in_flight
@@ -1014,6 +1038,13 @@ class GmmaFunctionModel:
             state.calls = 0
             state.fragments = 0
             state.tainted = False
+            state.tainted_by = 0
+
+    def _written(self) -> int:
+        bits = 0
+        for number in self.writers:
+            bits |= 1 << number
+        return bits
 
     def _fence(self, op: InstructionOp, state: _State) -> None:
         state.unfenced = 0
@@ -1107,6 +1138,8 @@ class GmmaFunctionModel:
                 written = wgmma.accumulator_bits & defs
                 if not written:
                     continue
+                for number in _bit_indices(written):
+                    self.writers.setdefault(number, op)
                 if wgmma.scale_zero:
                     state.zero_clobbered |= written
                 elif (
@@ -1298,9 +1331,11 @@ class GmmaFunctionModel:
         line = line_of(op)
         block = self._block(op)
         divergent = self._gmma_divergent[self.cfg.index[block]]
+        related: Operation | None = None
         if state.calls and not self.user_wait_ahead[op]:
             call = self._first_call(state.calls)
             where, line = call, self._hoisted_line(call)
+            related = call
         elif not divergent and not state.tainted:
             hoist = self._hoist_point(block)
             if hoist is not None:
@@ -1320,6 +1355,10 @@ class GmmaFunctionModel:
                 culprit=op,
                 register=register,
                 wgmma=wgmma,
+                branch=self._branch_of(
+                    self.divergence.divergent_dependence(block) | state.tainted_by
+                ),
+                related=related,
             ),
         )
         state.drain()
@@ -1380,6 +1419,7 @@ class GmmaFunctionModel:
                     Cause.DIVERGENT_EXIT,
                     culprit=op,
                     wgmma=wgmma,
+                    branch=op,
                 ),
             )
             state.drain()
@@ -1402,6 +1442,13 @@ class GmmaFunctionModel:
             members.append(self.wgmmas[low.bit_length() - 1])
             bits ^= low
         return members
+
+    def _branch_of(self, blocks: int) -> Operation | None:
+        """The branch ending the first block (in program order) of a bit vector."""
+        blocks &= (1 << len(self.cfg.blocks)) - 1
+        if not blocks:
+            return None
+        return self.cfg.blocks[(blocks & -blocks).bit_length() - 1].last_op
 
     def _dependence(self, wgmma: Wgmma) -> int:
         """The divergent branches a wgmma depends on; a divergent guard counts as one."""
@@ -1671,6 +1718,13 @@ class _Sized:
         return self.wgmma.op
 
 
+def _bit_indices(bits: int) -> Iterator[int]:
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
 def _copy(finding: Finding) -> Finding:
     return Finding(
         finding.code,
@@ -1681,6 +1735,8 @@ def _copy(finding: Finding) -> Finding:
         register=finding.register,
         wgmma=finding.wgmma,
         counts=finding.counts,
+        branch=finding.branch,
+        related=finding.related,
     )
 
 
