@@ -8,11 +8,13 @@ passes and MLIR's `gpu-lower-to-nvvm-pipeline`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
 
 from tileas_py.passes.ori.fixup_gmma_sequence import OriFixupGmmaSequencePass
 from tileas_py.passes.ori.propagate_gmma import OriPropagateGmmaPass
@@ -50,7 +52,9 @@ class PtxasGmmaPipeline(ModulePass):
     """Follow each message with notes on its cause and a fix."""
 
     @staticmethod
-    def from_ptxas_args(args: Sequence[str], explain: bool = False) -> PtxasGmmaPipeline:
+    def from_ptxas_args(
+        args: Sequence[str], explain: bool = False
+    ) -> PtxasGmmaPipeline:
         """The pipeline for a ptxas command line (`-c`, `-O0`, `-g`, `-maxrregcount=N`);
         flags that do not change the GMMA phases are ignored."""
         options: dict[str, bool | int] = {}
@@ -64,6 +68,21 @@ class PtxasGmmaPipeline(ModulePass):
             elif arg.startswith(("-maxrregcount=", "--maxrregcount=")):
                 options["maxrregcount"] = int(arg.split("=", 1)[1])
         return PtxasGmmaPipeline(explain=explain, **options)  # pyright: ignore[reportArgumentType]
+
+    @staticmethod
+    def messages(
+        text: str, name: str = "<stdin>", args: Sequence[str] = ()
+    ) -> list[str]:
+        """Every line `tileas-opt FILE -p ptxas-gmma` prints for a PTX text, run in process
+        with the options of the ptxas flags `args` (a fatal message ends the list, as it
+        ends ptxas)."""
+        from tileas_py.diagnostics import collect_diagnostics
+        from tileas_py.ptx.reader import read_ptx
+
+        module = read_ptx(text, name)
+        with collect_diagnostics() as diagnostics, suppress(PassFailedException):
+            PtxasGmmaPipeline.from_ptxas_args(args).apply(Context(), module)
+        return [str(d) for d in diagnostics if d.severity == "verbatim"]
 
     def passes(self) -> tuple[ModulePass, ...]:
         return (

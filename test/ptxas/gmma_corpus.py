@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tileas_py.hw.gmma_diagnostics import parse_ptxas_output
+from tileas_py.pipelines import PtxasGmmaPipeline
 from tileas_py.ptx.toolchain import PtxasResult, find_tool, run_ptxas
 
 CORPUS_DIR = Path(__file__).parent / "gmma" / "corpus"
@@ -113,20 +114,7 @@ def model_messages(
     text: str, name: str, args: tuple[str, ...] = ()
 ) -> tuple[list[tuple[int, int | None]], list[str]]:
     """What `-p ptxas-gmma` (with the options of ptxas flags `args`) prints for a PTX
-    file, read in process: its `(code, line)` list and every line it printed."""
-    from xdsl.context import Context
-    from xdsl.utils.exceptions import PassFailedException
-
-    from tileas_py.diagnostics import collect_diagnostics
-    from tileas_py.pipelines import PtxasGmmaPipeline
-    from tileas_py.ptx.reader import read_ptx
-
-    module = read_ptx(text, name)
-    with collect_diagnostics() as diagnostics:
-        try:
-            PtxasGmmaPipeline.from_ptxas_args(args).apply(Context(), module)
-        except PassFailedException:
-            pass
-    lines = [str(d) for d in diagnostics if d.severity == "verbatim"]
+    file: its `(code, line)` list and every line it printed."""
+    lines = PtxasGmmaPipeline.messages(text, name, args)
     keys = [(d.message.code, d.line) for d in parse_ptxas_output("\n".join(lines))]
     return keys, lines

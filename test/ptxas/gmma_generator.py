@@ -228,6 +228,8 @@ def generate(seed: int) -> GeneratedKernel:
     """The kernel of `seed`; the same seed always gives the same kernel."""
     generator = _Generator(seed)
     text = generator.kernel()
-    compile_only = "ext" in generator.calls or random.Random(seed * 7 + 1).random() < 0.25
+    compile_only = (
+        "ext" in generator.calls or random.Random(seed * 7 + 1).random() < 0.25
+    )
     args = ("-c",) if compile_only else ()
     return GeneratedKernel(seed, text, args, generator.summary)

@@ -124,7 +124,11 @@ def test_fixed_up_ptx_still_assembles(tmp_path: Path) -> None:
 
 def test_fixed_up_injection_removes_the_message(tmp_path: Path) -> None:
     # After the pipeline injected its waits, ptxas has nothing left to inject.
-    for name in ("wait_missing", "read_between_commit_and_wait", "wait_missing_three_groups"):
+    for name in (
+        "wait_missing",
+        "read_between_commit_and_wait",
+        "wait_missing_three_groups",
+    ):
         case = next(c for c in CASES if c.name == name)
         text = _fixed_up_ptx(case)
         assert text is not None
@@ -140,7 +144,16 @@ def test_tileas_opt_prints_ptxas_lines_on_stderr(tmp_path: Path) -> None:
     case = next(c for c in CASES if c.name == "wait_missing_three_groups")
     tool = Path(sys.executable).parent / "tileas-opt"
     result = subprocess.run(
-        [str(tool), str(case.ptx), "-p", "ptxas-gmma", "-t", "ptx", "-o", str(tmp_path / "k.ptx")],
+        [
+            str(tool),
+            str(case.ptx),
+            "-p",
+            "ptxas-gmma",
+            "-t",
+            "ptx",
+            "-o",
+            str(tmp_path / "k.ptx"),
+        ],
         capture_output=True,
         text=True,
         check=False,

@@ -5,17 +5,14 @@ lists, with what the pipeline prints for it."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 from lit_kernels import chunks, flags, lit_files, ptxas_runs
 
 from tileas_py.hw.gmma_diagnostics import parse_ptxas_output
+from tileas_py.pipelines import PtxasGmmaPipeline
 from tileas_py.ptx.toolchain import run_ptxas
-
-sys.path.insert(0, str(Path(__file__).parents[2] / "ptxas"))
-from gmma_corpus import model_messages  # noqa: E402
 
 RUNS = [
     (path, args, index, chunk)
@@ -60,5 +57,6 @@ def test_lit_kernel_matches_ptxas(
     ptx.write_text(chunk)
     result = run_ptxas(ptx, output=tmp_path / "k.cubin", extra_args=args)
     expected = [(d.message.code, d.line) for d in parse_ptxas_output(result.stderr)]
-    got, _ = model_messages(chunk, str(path), args)
+    printed = "\n".join(PtxasGmmaPipeline.messages(chunk, str(path), args))
+    got = [(d.message.code, d.line) for d in parse_ptxas_output(printed)]
     assert got == expected, f"{path.name} module {index} with {args}"

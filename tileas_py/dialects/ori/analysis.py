@@ -19,8 +19,9 @@ Every analysis is linear in the size of the function per iteration of its fixed 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from xdsl.ir import Attribute, Block, SSAValue
+from collections.abc import Container, Iterable, Iterator, Sequence
+
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tileas_py.dialects.ori.attributes import (
     AddressAttr,
@@ -404,9 +405,9 @@ class Divergence:
     ) -> None:
         self.cfg = cfg
         self.control_dependence = control_dependence(cfg)
-        self.registers = 0
+        self.registers: int = 0
         """Bit vector of the divergent registers."""
-        self.branches = 0
+        self.branches: int = 0
         """Bit vector of the blocks (CFG indices) ending in a divergent branch."""
         sources = 0
         for block in cfg.blocks:

@@ -109,7 +109,7 @@ _AGES = 8
 larger N keeps everything)."""
 
 
-def line_of(op: Operation) -> int:
+def line_of(op: Operation | None) -> int:
     """The PTX line ptxas names for `op` (0 when it has no source location)."""
     location = location_of(op)
     return location.line.data if isinstance(location, FileLineColLoc) else 0
@@ -300,9 +300,9 @@ class _State:
         "ages",
         "calls",
         "clobbered",
+        "fragments",
         "needed",
         "open",
-        "fragments",
         "tainted",
         "tainted_by",
         "unfenced",
@@ -485,7 +485,8 @@ class GmmaFunctionModel:
             )
             for op in self.instructions
         ) or any(
-            kind in (CallKind.WGMMA, CallKind.UNRESOLVED) for kind in self.calls.values()
+            kind in (CallKind.WGMMA, CallKind.UNRESOLVED)
+            for kind in self.calls.values()
         )
 
     def _register_roles(self, op: InstructionOp) -> None:
@@ -841,7 +842,9 @@ class GmmaFunctionModel:
 
     def _emit(self, record: bool, finding: Finding) -> None:
         if record:
-            finding.order = self.order.get(finding.op or finding.culprit or self.func, 0)
+            finding.order = self.order.get(
+                finding.op or finding.culprit or self.func, 0
+            )
             if finding.op is not None and finding.order == 0 and finding.culprit:
                 finding.order = self.order.get(finding.culprit, 0)
             self.findings.append(finding)
@@ -1051,9 +1054,8 @@ class GmmaFunctionModel:
 
     def _call(self, op: CallOp, state: _State, record: bool) -> None:
         kind = self.calls[op]
-        if kind is CallKind.TRANSPARENT or kind is CallKind.OPAQUE:
-            if state.in_flight:
-                state.calls |= 1 << self.order[op]
+        if kind in (CallKind.TRANSPARENT, CallKind.OPAQUE) and state.in_flight:
+            state.calls |= 1 << self.order[op]
         if kind is CallKind.WGMMA:
             self._emit(
                 record,
@@ -1102,9 +1104,12 @@ class GmmaFunctionModel:
         while stack:
             index, current = stack.pop()
             while current is not None:
-                if isinstance(
-                    current, WgmmaMmaAsyncOp | WgmmaCommitGroupOp | WgmmaFenceOp
-                ) and current not in self.dead:
+                if (
+                    isinstance(
+                        current, WgmmaMmaAsyncOp | WgmmaCommitGroupOp | WgmmaFenceOp
+                    )
+                    and current not in self.dead
+                ):
                     found.append(current)
                     break
                 current = current.next_op
@@ -1112,9 +1117,7 @@ class GmmaFunctionModel:
                 for successor in self.cfg.successors[index]:
                     if successor not in seen:
                         seen.add(successor)
-                        stack.append(
-                            (successor, self.cfg.blocks[successor].first_op)
-                        )
+                        stack.append((successor, self.cfg.blocks[successor].first_op))
         if not found:
             return None
         stage_ops = [f for f in found if not isinstance(f, WgmmaFenceOp)]
@@ -1170,19 +1173,22 @@ class GmmaFunctionModel:
             return
         register = self.numbering.members(reads_in_flight or reads_future)[0]
         wgmma = next(
-            (
-                w
-                for w in self._members(state.in_flight)
-                if w.accumulator_bits & uses
-            ),
+            (w for w in self._members(state.in_flight) if w.accumulator_bits & uses),
             None,
         )
         stage = self._stage_around(op)
         if stage is not None:
             self._read_inside_stage(
-                op, stage, reads_in_flight, reads_future, defs, state, record,
-                register=register, wgmma=wgmma,
-            )  # fmt: skip
+                op,
+                stage,
+                reads_in_flight=reads_in_flight,
+                reads_future=reads_future,
+                defs=defs,
+                state=state,
+                record=record,
+                register=register,
+                wgmma=wgmma,
+            )
             return
         self._read_outside_stage(op, state, record, register, wgmma)
 
@@ -1216,12 +1222,12 @@ class GmmaFunctionModel:
         self,
         op: InstructionOp,
         stage: _Stage,
+        *,
         reads_in_flight: int,
         reads_future: int,
         defs: int,
         state: _State,
         record: bool,
-        *,
         register: SSAValue,
         wgmma: Wgmma | None,
     ) -> None:
@@ -1522,9 +1528,10 @@ class GmmaFunctionModel:
                 ),
             )
         elif verdict is gmma_registers.Verdict.PIPELINE:
-            midstage_copy = any(
-                f.cause is Cause.MIDSTAGE_READ for f in self.findings
-            ) or self._merged_copy_inside_stage()
+            midstage_copy = (
+                any(f.cause is Cause.MIDSTAGE_READ for f in self.findings)
+                or self._merged_copy_inside_stage()
+            )
             if midstage_copy:
                 # Split to fit, the stage reads the merged copies between its wgmma.
                 self.findings = [
@@ -1616,7 +1623,7 @@ class GmmaFunctionModel:
             if f.code not in (Code.WAIT_INJECTED, Code.EXTERN_CALL)
         ]
         if reasons:
-            self.serialization = min(reasons, key=lambda f: self._rank(f))
+            self.serialization = min(reasons, key=self._rank)
             return
         calls = [f for f in self.findings if f.code is Code.EXTERN_CALL]
         if calls:
@@ -1746,4 +1753,3 @@ def _is_zero_constant(operand: Attribute) -> bool:
     if isinstance(operand, FloatImmAttr):
         return operand.bits.data & ~(1 << (operand.width.data - 1)) == 0
     return False
-
