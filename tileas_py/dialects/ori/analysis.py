@@ -409,64 +409,70 @@ class Divergence:
         """Bit vector of the divergent registers."""
         self.branches: int = 0
         """Bit vector of the blocks (CFG indices) ending in a divergent branch."""
+        # Each instruction's block, used and defined register numbers, read once.
+        self._instructions: list[tuple[int, list[int], list[int]]] = []
+        self._users: list[list[int]] = [[] for _ in range(len(numbering))]
         sources = 0
-        for block in cfg.blocks:
+        for index, block in enumerate(cfg.blocks):
             for op in block.ops:
-                if isinstance(op, InstructionOp) and _has_divergent_source(op):
-                    sources |= numbering.mask(op.defs())
+                if not isinstance(op, InstructionOp):
+                    continue
+                used = [numbering.number[r] for r in op.uses()]
+                defined = [numbering.number[r] for r in op.defs()]
+                position = len(self._instructions)
+                self._instructions.append((index, used, defined))
+                for number in used:
+                    self._users[number].append(position)
+                if _has_divergent_source(op):
+                    for number in defined:
+                        sources |= 1 << number
+        guards: list[tuple[int, int]] = []
+        for index, block in enumerate(cfg.blocks):
+            terminator = block.last_op
+            if (
+                isinstance(terminator, TerminatorInstructionOp)
+                and terminator.guard is not None
+                and ".uni" not in terminator.opcode.data
+            ):
+                guards.append((index, numbering.number[terminator.guard]))
         while True:
-            registers = self._propagate(sources, numbering)
+            registers = self._propagate(sources)
             branches = 0
-            for index, block in enumerate(cfg.blocks):
-                terminator = block.last_op
-                if (
-                    isinstance(terminator, TerminatorInstructionOp)
-                    and terminator.guard is not None
-                    and ".uni" not in terminator.opcode.data
-                    and registers >> numbering.number[terminator.guard] & 1
-                ):
+            for index, guard in guards:
+                if registers >> guard & 1:
                     branches |= 1 << index
             if branches == self.branches and registers == self.registers:
                 return
             self.registers, self.branches = registers, branches
-            sources |= self._defined_under_divergence(numbering)
+            sources |= self._defined_under_divergence(len(numbering))
 
-    def _propagate(self, sources: int, numbering: RegisterNumbering) -> int:
+    def _propagate(self, sources: int) -> int:
+        """Everything computed from the divergent `sources` (a def-use worklist)."""
         divergent = sources
-        changed = True
-        while changed:
-            changed = False
-            for block in self.cfg.blocks:
-                for op in block.ops:
-                    if not isinstance(op, InstructionOp):
-                        continue
-                    if numbering.mask(op.uses()) & divergent:
-                        defs = numbering.mask(op.defs())
-                        if defs & ~divergent:
-                            divergent |= defs
-                            changed = True
+        worklist = [n for n in range(sources.bit_length()) if sources >> n & 1]
+        while worklist:
+            number = worklist.pop()
+            for position in self._users[number]:
+                for defined in self._instructions[position][2]:
+                    if not divergent >> defined & 1:
+                        divergent |= 1 << defined
+                        worklist.append(defined)
         return divergent
 
-    def _defined_under_divergence(self, numbering: RegisterNumbering) -> int:
+    def _defined_under_divergence(self, count: int) -> int:
         """Registers defined under a divergent branch and read where it has joined."""
-        regions = [0] * len(numbering)
-        for index, block in enumerate(self.cfg.blocks):
+        regions = [0] * count
+        for index, _, defined in self._instructions:
             region = self.control_dependence[index] & self.branches
-            if not region:
-                continue
-            for op in block.ops:
-                if isinstance(op, InstructionOp):
-                    for reg in op.defs():
-                        regions[numbering.number[reg]] |= region
+            if region:
+                for number in defined:
+                    regions[number] |= region
         joined = 0
-        for index, block in enumerate(self.cfg.blocks):
+        for index, used, _ in self._instructions:
             inside = self.control_dependence[index]
-            for op in block.ops:
-                if isinstance(op, InstructionOp):
-                    for reg in op.uses():
-                        number = numbering.number[reg]
-                        if regions[number] & ~inside:
-                            joined |= 1 << number
+            for number in used:
+                if regions[number] & ~inside:
+                    joined |= 1 << number
         return joined
 
     def is_divergent(self, reg: SSAValue, numbering: RegisterNumbering) -> bool:

@@ -51,6 +51,7 @@ and on generated kernels (docs/fidelity.md lists what is modelled and what is no
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum, auto
@@ -165,7 +166,7 @@ class Wgmma:
     @property
     def reads_accumulators(self) -> bool:
         """A guarded wgmma keeps the old accumulators where it does not run."""
-        return not self.scale_zero or self.op.guard is not None
+        return not self.scale_zero or self.op.guard_register is not None
 
 
 class Code(int, Enum):
@@ -499,14 +500,14 @@ class GmmaFunctionModel:
             uses = wgmma.input_bits
             if wgmma.reads_accumulators:
                 uses |= wgmma.accumulator_bits
-            if op.guard is not None:
-                uses |= numbering.mask((op.guard,))
+            if op.guard_register is not None:
+                uses |= numbering.mask((op.guard_register,))
             self.uses_bits[op] = uses
             self.defs_bits[op] = wgmma.accumulator_bits
             return
         defs = numbering.mask(op.defs())
         uses = numbering.mask(op.uses())
-        if op.guard is not None:
+        if op.guard_register is not None:
             uses |= defs
         self.uses_bits[op] = uses
         self.defs_bits[op] = defs
@@ -534,7 +535,7 @@ class GmmaFunctionModel:
                         dead.add(op)
                         found = True
                         continue
-                    if op.guard is None:
+                    if op.guard_register is None:
                         live &= ~defs
                     live |= self.uses_bits[op]
             if not found:
@@ -552,7 +553,7 @@ class GmmaFunctionModel:
                 if not isinstance(op, InstructionOp) or op in dead:
                     continue
                 used |= self.uses_bits[op] & ~killed
-                if op.guard is None:
+                if op.guard_register is None:
                     killed |= self.defs_bits[op]
             gen[index], kill[index] = used, killed
         live_in = [0] * count
@@ -612,7 +613,7 @@ class GmmaFunctionModel:
                     starts_from_zero = wgmma.scale_zero or (
                         wgmma.accumulator_bits & ~zero == 0
                     )
-                    if op.guard is None and starts_from_zero:
+                    if op.guard_register is None and starts_from_zero:
                         for earlier, earlier_commits in candidates:
                             if self._identical(earlier, wgmma):
                                 wgmma.merged_into = earlier.merged_into or earlier
@@ -648,7 +649,7 @@ class GmmaFunctionModel:
             layout = op.layout.data
             if (
                 op.opcode.data.startswith("mov.")
-                and op.guard is None
+                and op.guard_register is None
                 and len(layout) == 2
                 and _is_zero_constant(layout[1])
             ):
@@ -704,7 +705,7 @@ class GmmaFunctionModel:
                 wgmma = self.wgmma_of.get(op)
                 if wgmma is not None:
                     live |= wgmma.accumulator_bits
-                elif op.guard is None:
+                elif op.guard_register is None:
                     live &= ~self.defs_bits[op]
             return live
 
@@ -796,19 +797,18 @@ class GmmaFunctionModel:
         states: list[_State | None] = [None] * count
         if count:
             states[0] = _State()
-        worklist = list(self.cfg.reverse_postorder)
-        queued = set(worklist)
+        # A worklist in reverse postorder (a heap of ranks): each block is processed again
+        # only when the state flowing into it grew.
         rank = {b: i for i, b in enumerate(self.cfg.reverse_postorder)}
-        outs: list[_State | None] = [None] * count
+        worklist = list(range(len(rank)))
+        queued = set(self.cfg.reverse_postorder)
         while worklist:
-            worklist.sort(key=lambda b: rank[b], reverse=True)
-            index = worklist.pop()
+            index = self.cfg.reverse_postorder[heapq.heappop(worklist)]
             queued.discard(index)
             state = states[index]
             if state is None:
                 continue
             out = self._transfer_block(index, state.copy(), record=False)
-            outs[index] = out
             for successor in self.cfg.successors[index]:
                 target = states[successor]
                 if target is None:
@@ -817,7 +817,7 @@ class GmmaFunctionModel:
                 else:
                     changed = target.join(out)
                 if changed and successor not in queued:
-                    worklist.append(successor)
+                    heapq.heappush(worklist, rank[successor])
                     queued.add(successor)
         self.block_states = states
         for index in range(count):
@@ -1136,7 +1136,7 @@ class GmmaFunctionModel:
         if in_flight:
             self._read(op, uses, defs, state, record)
             in_flight = state.in_flight
-        if op.guard is None and defs & self.accumulator_bits:
+        if op.guard_register is None and defs & self.accumulator_bits:
             for wgmma in self._members(in_flight):
                 written = wgmma.accumulator_bits & defs
                 if not written:
@@ -1412,7 +1412,7 @@ class GmmaFunctionModel:
         wgmma = next(iter(self._members(pending)), None)
         divergent_guard = (
             isinstance(op, InstructionOp)
-            and op.guard is not None
+            and op.guard_register is not None
             and self.divergence.is_divergent(op.guard, self.numbering)
         )
         if divergent_guard:

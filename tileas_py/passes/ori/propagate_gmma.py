@@ -40,6 +40,7 @@ from tileas_py.diagnostics import emit_note, emit_verbatim
 from tileas_py.dialects.ori.analysis import declaration
 from tileas_py.dialects.ori.attributes import RegisterClass
 from tileas_py.dialects.ori.function import FuncOp
+from tileas_py.dialects.ori.instructions import WgmmaMmaAsyncOp
 from tileas_py.hw.gmma_diagnostics import GMMA_MESSAGE_BY_CODE, GmmaDiagnostic
 from tileas_py.passes.ori.gmma_model import (
     GmmaFunctionModel,
@@ -72,13 +73,17 @@ class OriPropagateGmmaPass(ModulePass):
         for func in funcs:
             if func.is_declaration:
                 continue
-            model = GmmaFunctionModel(func, functions, GmmaOptions())
-            for wgmma in model.wgmmas:
-                for reg in wgmma.accumulators:
-                    reg_op = declaration(reg)
-                    if reg_op.register_class is not RegisterClass.ACCUMULATOR:
-                        reg_op.register_class = RegisterClass.ACCUMULATOR
-            self._check_live_ranges(model)
+            for wgmma in func.walk():
+                if isinstance(wgmma, WgmmaMmaAsyncOp):
+                    for reg in wgmma.accumulators:
+                        reg_op = declaration(reg)
+                        if reg_op.register_class is not RegisterClass.ACCUMULATOR:
+                            reg_op.register_class = RegisterClass.ACCUMULATOR
+            if self.max_active_live_ranges > 0:
+                # The in-flight propagation is only needed to check the limit.
+                self._check_live_ranges(
+                    GmmaFunctionModel(func, functions, GmmaOptions())
+                )
 
     def _check_live_ranges(self, model: GmmaFunctionModel) -> None:
         limit = self.max_active_live_ranges
