@@ -56,14 +56,14 @@ from tileas_py.dialects.ori.instructions import (
     WgmmaFenceOp,
     WgmmaMmaAsyncOp,
 )
-from tileas_py.passes.ori.gmma_model import (
+from tileas_py.passes.ori.gmma import (
     CallKind,
     Code,
     GmmaFunctionModel,
     GmmaOptions,
     ModuleFunctions,
 )
-from tileas_py.passes.ori.gmma_report import report
+from tileas_py.passes.ori.gmma.report import report
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ from tileas_py.dialects.ori.attributes import RegisterClass
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import WgmmaMmaAsyncOp
 from tileas_py.hw.gmma_diagnostics import GMMA_MESSAGE_BY_CODE, GmmaDiagnostic
-from tileas_py.passes.ori.gmma_model import (
+from tileas_py.passes.ori.gmma import (
     GmmaFunctionModel,
     GmmaOptions,
     ModuleFunctions,

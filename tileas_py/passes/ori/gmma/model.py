@@ -1,4 +1,4 @@
-"""A model of what ptxas 13.5's GMMA phases decide for one function, shared by the passes.
+"""What ptxas 13.5's GMMA phases decide for one function: the pipeline dataflow and rules.
 
 `OriPropagateGmma` (phase 85) and `FixupGmmaSequence` (phase 87) both start from a
 `GmmaFunctionModel`: the function's `wgmma.mma_async` instructions with their accumulator
@@ -52,27 +52,11 @@ and on generated kernels (docs/fidelity.md lists what is modelled and what is no
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from enum import Enum, auto
+from collections.abc import Iterator
+from dataclasses import dataclass
 
-from xdsl.dialects.builtin import FileLineColLoc, SymbolRefAttr
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 
-from tileas_py.diagnostics import location_of
-from tileas_py.dialects.ori.analysis import (
-    ControlFlowGraph,
-    Divergence,
-    RegisterNumbering,
-    code_blocks,
-)
-from tileas_py.dialects.ori.attributes import (
-    FloatImmAttr,
-    ImmAttr,
-    SlotAttr,
-    VectorAttr,
-    slots_of,
-)
 from tileas_py.dialects.ori.function import FallthroughOp, FuncOp
 from tileas_py.dialects.ori.instructions import (
     CallOp,
@@ -89,684 +73,50 @@ from tileas_py.dialects.ori.instructions import (
     WgmmaWaitGroupOp,
 )
 from tileas_py.hw import gmma_registers
-
-# Instructions without side effects: ptxas deletes them when their results are dead, before
-# the GMMA phases look at the code.
-_PURE_ROOTS = frozenset(
-    {
-        "abs", "add", "addc", "and", "bfe", "bfi", "brev", "clz", "cnot", "copysign",
-        "cos", "cvt", "cvta", "div", "dp2a", "dp4a", "ex2", "fma", "fns", "ld", "ldu",
-        "lg2", "lop3", "mad", "mad24", "madc", "max", "min", "mov", "mul", "mul24",
-        "neg", "not", "or", "popc", "prmt", "rcp", "rem", "rsqrt", "sad", "selp", "set",
-        "setp", "shf", "shl", "shr", "sin", "slct", "sqrt", "sub", "subc", "tanh",
-        "testp", "xor",
-    }
-)  # fmt: skip
-
-_GMMA_OPS = (WgmmaFenceOp, WgmmaMmaAsyncOp, WgmmaCommitGroupOp, WgmmaWaitGroupOp)
-
-_AGES = 8
-"""Committed groups are told apart up to this many commits back (a `wait_group N` with a
-larger N keeps everything)."""
-
-
-def line_of(op: Operation | None) -> int:
-    """The PTX line ptxas names for `op` (0 when it has no source location)."""
-    location = location_of(op)
-    return location.line.data if isinstance(location, FileLineColLoc) else 0
+from tileas_py.passes.ori.gmma.findings import (
+    Cause,
+    Code,
+    Finding,
+    GmmaOptions,
+    copy_finding,
+)
+from tileas_py.passes.ori.gmma.program import (
+    GMMA_OPS,
+    CallKind,
+    FunctionFacts,
+    ModuleFunctions,
+    Wgmma,
+    bit_indices,
+    is_removable,
+    line_of,
+)
+from tileas_py.passes.ori.gmma.state import AGES, PipelineState, StageTail
 
 
-def is_removable(inst: InstructionOp) -> bool:
-    """Whether ptxas deletes `inst` when nothing reads what it writes."""
-    if not isinstance(inst, GenericInstructionOp):
-        return False
-    opcode = inst.opcode.data
-    return opcode.split(".", 1)[0] in _PURE_ROOTS and ".volatile" not in opcode
-
-
-def _scale_d(op: WgmmaMmaAsyncOp) -> Attribute | None:
-    """The scale-d operand: after D, A, B (and the sparse metadata and selector)."""
-    position = 5 if ".sp." in op.opcode.data else 3
-    layout = op.layout.data
-    return layout[position] if position < len(layout) else None
-
-
-def _is_zero_immediate(operand: Attribute | None) -> bool:
-    return isinstance(operand, ImmAttr) and operand.value.data == 0
-
-
-@dataclass(eq=False)
-class Wgmma:
-    """One `wgmma.mma_async` and the registers the GMMA phases track for it."""
-
-    index: int
-    op: WgmmaMmaAsyncOp
-    accumulators: Sequence[SSAValue]
-    accumulator_bits: int
-    fragment_bits: int
-    """The A-fragment registers (A given in registers rather than as a descriptor)."""
-    input_bits: int
-    """Every non-accumulator register it reads: A, B, sparse metadata, scale-d."""
-    scale_zero: bool
-    """scale-d is the immediate 0: the accumulator input is not read."""
-    line: int
-    merged_into: Wgmma | None = None
-    """The identical earlier wgmma ptxas merges this one into (it becomes a copy)."""
-    merged_across_commit: bool = False
-
-    @property
-    def bit(self) -> int:
-        return 1 << self.index
-
-    @property
-    def reads_scale_register(self) -> bool:
-        """scale-d is a predicate register rather than an immediate."""
-        return isinstance(_scale_d(self.op), SlotAttr)
-
-    @property
-    def reads_accumulators(self) -> bool:
-        """A guarded wgmma keeps the old accumulators where it does not run."""
-        return not self.scale_zero or self.op.guard_register is not None
-
-
-class Code(int, Enum):
-    """The ptxas message codes the model produces (see `tileas_py.hw.gmma_diagnostics`)."""
-
-    EXTERN_CALL = 7509
-    CALL_CROSSES_PIPELINE = 7510
-    PIPELINE_REGISTERS = 7511
-    FUNCTION_REGISTERS = 7512
-    INPUT_REDEFINED = 7513
-    ACCUMULATOR_READ = 7514
-    ACCUMULATOR_DEFINED = 7515
-    WAIT_INJECTED = 7517
-    WAIT_IN_DIVERGENT_PATH = 7518
-    ARRIVE_IN_DIVERGENT_PATH = 7519
-    INSUFFICIENT_REGISTERS = 7602
-
-
-class Cause(Enum):
-    """What made the model take a decision, for `explain` notes."""
-
-    READ = auto()
-    EXIT = auto()
-    MANAGED_READ = auto()
-    MIDSTAGE_READ = auto()
-    MERGED_COPY = auto()
-    DIVERGENT_COMMIT = auto()
-    DIVERGENT_EXIT = auto()
-    DIVERGENT_FENCE = auto()
-    CALL_IN_STAGE = auto()
-    OPAQUE_CALL = auto()
-    WGMMA_CALLEE = auto()
-    CLOBBERED_INPUT_ACCUMULATOR = auto()
-    CLOBBERED_ZERO_ACCUMULATOR = auto()
-    FRAGMENT_REDEFINED = auto()
-    FRAGMENT_FROM_ACCUMULATOR = auto()
-    OVERLAPPING_ACCUMULATORS = auto()
-    PIPELINE_BUDGET = auto()
-    FUNCTION_BUDGET = auto()
-    INSTRUCTION_BUDGET = auto()
-    UNOPTIMIZED = auto()
-
-
-@dataclass
-class Finding:
-    """One decision: a wait to inject, or a reason to serialize the function."""
-
-    code: Code
-    line: int | None
-    """The line ptxas prints (None for messages without one)."""
-    op: Operation | None
-    """The instruction the message is about (where a wait is injected)."""
-    cause: Cause
-    culprit: Operation | None = None
-    """The instruction that caused it (the reader, the call, the branch, ...)."""
-    register: SSAValue | None = None
-    wgmma: Wgmma | None = None
-    order: int = 0
-    counts: tuple[int, ...] = ()
-    branch: Operation | None = None
-    """The divergent branch behind a divergent-path finding."""
-    related: Operation | None = None
-    """Another instruction the explanation names (the call a wait cannot sink past)."""
-
-
-@dataclass(frozen=True)
-class GmmaOptions:
-    """The ptxas command-line flags that change what the GMMA phases do."""
-
-    compile_only: bool = False
-    opt_level: int = 3
-    device_debug: bool = False
-    maxrregcount: int = 0
-
-    @property
-    def serializes_everything(self) -> bool:
-        return self.opt_level == 0 or self.device_debug
-
-
-@dataclass
-class ModuleFunctions:
-    """What the call rules need to know about the module's functions."""
-
-    definitions: dict[str, FuncOp] = field(default_factory=dict[str, FuncOp])
-    issues_wgmma: set[str] = field(default_factory=set[str])
-    """Functions that run `wgmma.mma_async`, themselves or through a defined callee."""
-
-    @staticmethod
-    def of(funcs: Sequence[FuncOp]) -> ModuleFunctions:
-        info = ModuleFunctions()
-        callees: dict[str, set[str]] = {}
-        for func in funcs:
-            name = func.func_name.data
-            if func.is_declaration:
-                continue
-            info.definitions[name] = func
-            called: set[str] = set()
-            for block in code_blocks(func):
-                for op in block.ops:
-                    if isinstance(op, WgmmaMmaAsyncOp):
-                        info.issues_wgmma.add(name)
-                    elif isinstance(op, CallOp) and isinstance(
-                        op.callee, SymbolRefAttr
-                    ):
-                        called.add(op.callee.root_reference.data)
-            callees[name] = called
-        changed = True
-        while changed:
-            changed = False
-            for name, called in callees.items():
-                if name not in info.issues_wgmma and called & info.issues_wgmma:
-                    info.issues_wgmma.add(name)
-                    changed = True
-        return info
-
-
-class CallKind(Enum):
-    OPAQUE = auto()
-    """Not visible to the caller: `-c`, an extern or an indirect callee."""
-    TRANSPARENT = auto()
-    """A whole-program call of a defined `.func` without wgmma (ptxas inlines it)."""
-    WGMMA = auto()
-    """A whole-program call of a defined `.func` that issues wgmma."""
-    UNRESOLVED = auto()
-    """A whole-program call of an `.extern .func`: ptxas stops."""
-
-
-class _State:
-    """The pipeline state at one program point; see the module docstring."""
-
-    __slots__ = (
-        "ages",
-        "calls",
-        "clobbered",
-        "fragments",
-        "needed",
-        "open",
-        "tainted",
-        "tainted_by",
-        "unfenced",
-        "waited",
-        "zero_clobbered",
-    )
-
-    def __init__(self) -> None:
-        self.open = 0
-        self.ages = [0] * _AGES
-        self.waited = False
-        self.needed = 0
-        self.calls = 0
-        self.clobbered = 0
-        self.zero_clobbered = 0
-        self.tainted = False
-        self.tainted_by = 0
-        self.unfenced = 0
-        self.fragments = 0
-
-    def copy(self) -> _State:
-        state = _State()
-        state.open = self.open
-        state.ages = list(self.ages)
-        state.waited = self.waited
-        state.needed = self.needed
-        state.calls = self.calls
-        state.clobbered = self.clobbered
-        state.zero_clobbered = self.zero_clobbered
-        state.tainted = self.tainted
-        state.tainted_by = self.tainted_by
-        state.unfenced = self.unfenced
-        state.fragments = self.fragments
-        return state
-
-    def join(self, other: _State) -> bool:
-        """Union `other` into this state; whether anything changed."""
-        before = self.key()
-        self.open |= other.open
-        self.ages = [a | b for a, b in zip(self.ages, other.ages, strict=True)]
-        self.waited &= other.waited
-        self.needed |= other.needed
-        self.calls |= other.calls
-        self.clobbered |= other.clobbered
-        self.zero_clobbered |= other.zero_clobbered
-        self.tainted |= other.tainted
-        self.tainted_by |= other.tainted_by
-        self.unfenced |= other.unfenced
-        self.fragments |= other.fragments
-        return self.key() != before
-
-    def key(self) -> tuple[object, ...]:
-        return (
-            self.open,
-            tuple(self.ages),
-            self.waited,
-            self.needed,
-            self.calls,
-            self.clobbered,
-            self.zero_clobbered,
-            self.tainted,
-            self.tainted_by,
-            self.unfenced,
-            self.fragments,
-        )
-
-    @property
-    def committed(self) -> int:
-        bits = 0
-        for age in self.ages:
-            bits |= age
-        return bits
-
-    @property
-    def in_flight(self) -> int:
-        return self.open | self.committed
-
-    def drain(self) -> None:
-        self.open = 0
-        self.ages = [0] * _AGES
-        self.needed = 0
-        self.calls = 0
-        self.clobbered = 0
-        self.fragments = 0
-        self.tainted = False
-        self.tainted_by = 0
-
-
-class GmmaFunctionModel:
+class GmmaFunctionModel(FunctionFacts):
     """Everything phases 85 and 87 decide for one function (see the module docstring)."""
 
     def __init__(
         self, func: FuncOp, functions: ModuleFunctions, options: GmmaOptions
     ) -> None:
-        self.func = func
-        self.name = func.func_name.data
+        super().__init__(func, functions, options.compile_only)
         self.options = options
-        self.functions = functions
-        self.cfg = ControlFlowGraph(func)
-        self.numbering = RegisterNumbering(func)
-        self.order: dict[Operation, int] = {}
-        self.instructions: list[InstructionOp] = []
-        for block in self.cfg.blocks:
-            for op in block.ops:
-                self.order[op] = len(self.order)
-                if isinstance(op, InstructionOp):
-                    self.instructions.append(op)
-        self.wgmmas: list[Wgmma] = []
-        self.wgmma_of: dict[Operation, Wgmma] = {}
-        for op in self.instructions:
-            if isinstance(op, WgmmaMmaAsyncOp):
-                self._add_wgmma(op)
-        self.accumulator_bits = 0
-        for wgmma in self.wgmmas:
-            self.accumulator_bits |= wgmma.accumulator_bits
         self.findings: list[Finding] = []
         self.injections: dict[Operation, Finding] = {}
         """Where waits go (before the key op), with the finding that put them there."""
-        self.arrives: list[Operation] = []
-        """wgmma that need a compiler arrive after an injected wait."""
         self.serialization: Finding | None = None
         self.fatal: Finding | None = None
         self.max_in_flight = 0
         """The most accumulator registers in flight at one point (live ranges)."""
         self.max_in_flight_op: Operation | None = None
-        self.uses_bits: dict[InstructionOp, int] = {}
-        self.defs_bits: dict[InstructionOp, int] = {}
-        for op in self.instructions:
-            self._register_roles(op)
-        self.calls = self._classify_calls()
-        self.commit_bits: dict[Operation, int] = {}
-        for op in self.instructions:
-            if isinstance(op, WgmmaCommitGroupOp | WarpgroupCommitBatchOp):
-                self.commit_bits[op] = 1 << (len(self.wgmmas) + len(self.commit_bits))
-        if not self._has_gmma_work():
+        if not self.has_gmma_work():
             return
-        self.dead = self._dead_instructions()
-        self.divergence = Divergence(func, self.cfg, self.numbering)
-        self._find_merges()
-        self.defined_before = self._defined_before_wgmma()
-        self.flows_into_wgmma = self._flows_into_wgmma()
-        self.user_wait_ahead = self._user_wait_ahead()
-        self._gmma_divergent = self._gmma_divergent_blocks()
+        self.analyse()
         self.planned: dict[Operation, Finding] = {}
         self.writers: dict[int, Operation] = {}
         """The last non-wgmma instruction seen redefining an in-flight accumulator, by
         register number (for explanations)."""
         self._run()
-
-    # -- the function's wgmma -------------------------------------------------------------
-
-    def _add_wgmma(self, op: WgmmaMmaAsyncOp) -> None:
-        numbering = self.numbering
-        layout = op.layout.data
-        accumulators = op.accumulators
-        fragment: list[SSAValue] = []
-        a_operand = layout[1]
-        if isinstance(a_operand, VectorAttr):
-            registers = iter(op.registers[len(accumulators) :])
-            fragment = [next(registers) for _ in slots_of(a_operand)]
-        wgmma = Wgmma(
-            index=len(self.wgmmas),
-            op=op,
-            accumulators=accumulators,
-            accumulator_bits=numbering.mask(accumulators),
-            fragment_bits=numbering.mask(fragment),
-            input_bits=numbering.mask(op.inputs),
-            scale_zero=_is_zero_immediate(_scale_d(op)),
-            line=line_of(op),
-        )
-        self.wgmmas.append(wgmma)
-        self.wgmma_of[op] = wgmma
-
-    def _has_gmma_work(self) -> bool:
-        """Whether the function issues or syncs wgmma, or calls a function that does."""
-        return any(
-            isinstance(
-                op,
-                WgmmaMmaAsyncOp | WgmmaCommitGroupOp | WgmmaWaitGroupOp | WgmmaFenceOp,
-            )
-            for op in self.instructions
-        ) or any(
-            kind in (CallKind.WGMMA, CallKind.UNRESOLVED)
-            for kind in self.calls.values()
-        )
-
-    def _register_roles(self, op: InstructionOp) -> None:
-        """What `op` reads and writes as ptxas sees it: a guarded instruction also reads
-        what it writes (the old value survives where it does not run), and a wgmma with
-        scale-d 0 does not read its accumulators."""
-        numbering = self.numbering
-        wgmma = self.wgmma_of.get(op)
-        if wgmma is not None:
-            uses = wgmma.input_bits
-            if wgmma.reads_accumulators:
-                uses |= wgmma.accumulator_bits
-            if op.guard_register is not None:
-                uses |= numbering.mask((op.guard_register,))
-            self.uses_bits[op] = uses
-            self.defs_bits[op] = wgmma.accumulator_bits
-            return
-        defs = numbering.mask(op.defs())
-        uses = numbering.mask(op.uses())
-        if op.guard_register is not None:
-            uses |= defs
-        self.uses_bits[op] = uses
-        self.defs_bits[op] = defs
-
-    # -- what ptxas's earlier phases have done by phase 85 ---------------------------------
-
-    def _dead_instructions(self) -> set[InstructionOp]:
-        """Instructions ptxas deletes before phase 85: side-effect-free ones, and wgmma,
-        whose results are never read (faint code, to a fixed point)."""
-        dead: set[InstructionOp] = set()
-        while True:
-            live_out = self._live_out(dead)
-            found = False
-            for index, block in enumerate(self.cfg.blocks):
-                live = live_out[index]
-                for op in reversed(list(block.ops)):
-                    if not isinstance(op, InstructionOp) or op in dead:
-                        continue
-                    defs = self.defs_bits[op]
-                    removable = is_removable(op) or (
-                        isinstance(op, WgmmaMmaAsyncOp)
-                        and self.wgmma_of[op].merged_into is None
-                    )
-                    if removable and defs and not defs & live:
-                        dead.add(op)
-                        found = True
-                        continue
-                    if op.guard_register is None:
-                        live &= ~defs
-                    live |= self.uses_bits[op]
-            if not found:
-                return dead
-
-    def _live_out(self, dead: set[InstructionOp]) -> list[int]:
-        """Live-out registers of each block, as ptxas sees reads and writes."""
-        cfg = self.cfg
-        count = len(cfg.blocks)
-        gen = [0] * count
-        kill = [0] * count
-        for index, block in enumerate(cfg.blocks):
-            used = killed = 0
-            for op in block.ops:
-                if not isinstance(op, InstructionOp) or op in dead:
-                    continue
-                used |= self.uses_bits[op] & ~killed
-                if op.guard_register is None:
-                    killed |= self.defs_bits[op]
-            gen[index], kill[index] = used, killed
-        live_in = [0] * count
-        live_out = [0] * count
-        order = list(reversed(cfg.reverse_postorder))
-        reached = set(order)
-        order += [i for i in range(count) if i not in reached]
-        changed = True
-        while changed:
-            changed = False
-            for i in order:
-                out = 0
-                for successor in cfg.successors[i]:
-                    out |= live_in[successor]
-                new_in = gen[i] | (out & ~kill[i])
-                if out != live_out[i] or new_in != live_in[i]:
-                    live_out[i], live_in[i] = out, new_in
-                    changed = True
-        return live_out
-
-    def _classify_calls(self) -> dict[Operation, CallKind]:
-        kinds: dict[Operation, CallKind] = {}
-        for op in self.instructions:
-            if not isinstance(op, CallOp):
-                continue
-            callee = op.callee
-            name = (
-                callee.root_reference.data
-                if isinstance(callee, SymbolRefAttr)
-                else None
-            )
-            if name is None or self.options.compile_only:
-                kinds[op] = CallKind.OPAQUE
-            elif name not in self.functions.definitions:
-                kinds[op] = CallKind.UNRESOLVED
-            elif name in self.functions.issues_wgmma:
-                kinds[op] = CallKind.WGMMA
-            else:
-                kinds[op] = CallKind.TRANSPARENT
-        return kinds
-
-    def _find_merges(self) -> None:
-        """ptxas merges a wgmma into an identical earlier one of the same block and fence
-        region when both start from a zero accumulator (scale-d 0, or registers only ever
-        set to 0) and none of their inputs is redefined in between."""
-        zero = self._zero_registers()
-        for block in self.cfg.blocks:
-            candidates: list[tuple[Wgmma, int]] = []
-            commits = 0
-            for op in block.ops:
-                if isinstance(op, WgmmaFenceOp):
-                    candidates = []
-                elif isinstance(op, WgmmaCommitGroupOp):
-                    commits += 1
-                elif isinstance(op, WgmmaMmaAsyncOp):
-                    wgmma = self.wgmma_of[op]
-                    starts_from_zero = wgmma.scale_zero or (
-                        wgmma.accumulator_bits & ~zero == 0
-                    )
-                    if op.guard_register is None and starts_from_zero:
-                        for earlier, earlier_commits in candidates:
-                            if self._identical(earlier, wgmma):
-                                wgmma.merged_into = earlier.merged_into or earlier
-                                wgmma.merged_across_commit = earlier_commits != commits
-                                break
-                        else:
-                            candidates.append((wgmma, commits))
-                    continue
-                if isinstance(op, InstructionOp) and candidates:
-                    defs = self.numbering.mask(op.defs())
-                    candidates = [
-                        (w, c) for w, c in candidates if not w.input_bits & defs
-                    ]
-
-    def _identical(self, first: Wgmma, second: Wgmma) -> bool:
-        return (
-            first.op.opcode == second.op.opcode
-            and first.op.layout.data[1:] == second.op.layout.data[1:]
-            and list(first.op.inputs) == list(second.op.inputs)
-            and first.scale_zero == second.scale_zero
-            and first.accumulator_bits != second.accumulator_bits
-        )
-
-    def _zero_registers(self) -> int:
-        """Registers whose every definition is a `mov` of the constant 0."""
-        zero = 0
-        other = 0
-        numbering = self.numbering
-        for op in self.instructions:
-            defs = numbering.mask(op.defs())
-            if not defs or isinstance(op, WgmmaMmaAsyncOp):
-                continue
-            layout = op.layout.data
-            if (
-                op.opcode.data.startswith("mov.")
-                and op.guard_register is None
-                and len(layout) == 2
-                and _is_zero_constant(layout[1])
-            ):
-                zero |= defs
-            else:
-                other |= defs
-        return zero & ~other
-
-    def _defined_before_wgmma(self) -> dict[Wgmma, int]:
-        """For each wgmma, the registers some definition reaches it with (may-defined)."""
-        numbering = self.numbering
-        count = len(self.cfg.blocks)
-        gen = [0] * count
-        for index, block in enumerate(self.cfg.blocks):
-            for op in block.ops:
-                if isinstance(op, InstructionOp) and op not in self.dead:
-                    gen[index] |= numbering.mask(op.defs())
-        defined_in = [0] * count
-        changed = True
-        while changed:
-            changed = False
-            for index in self.cfg.reverse_postorder:
-                incoming = 0
-                for p in self.cfg.predecessors[index]:
-                    incoming |= defined_in[p] | gen[p]
-                if incoming != defined_in[index]:
-                    defined_in[index] = incoming
-                    changed = True
-        result: dict[Wgmma, int] = {}
-        for index, block in enumerate(self.cfg.blocks):
-            defined = defined_in[index]
-            for op in block.ops:
-                if not isinstance(op, InstructionOp) or op in self.dead:
-                    continue
-                wgmma = self.wgmma_of.get(op)
-                if wgmma is not None:
-                    result[wgmma] = defined
-                defined |= numbering.mask(op.defs())
-        return result
-
-    def _flows_into_wgmma(self) -> dict[Operation, int]:
-        """For each instruction, the registers whose value after it a later wgmma takes as
-        its accumulator (ptxas's accumulator live ranges; scale-d 0 does not cut them)."""
-        cfg = self.cfg
-        count = len(cfg.blocks)
-
-        def scan(index: int, live: int, record: dict[Operation, int] | None) -> int:
-            for op in reversed(list(cfg.blocks[index].ops)):
-                if not isinstance(op, InstructionOp) or op in self.dead:
-                    continue
-                if record is not None:
-                    record[op] = live
-                wgmma = self.wgmma_of.get(op)
-                if wgmma is not None:
-                    live |= wgmma.accumulator_bits
-                elif op.guard_register is None:
-                    live &= ~self.defs_bits[op]
-            return live
-
-        live_in = [0] * count
-        live_out = [0] * count
-        changed = True
-        while changed:
-            changed = False
-            for index in reversed(cfg.reverse_postorder):
-                out = 0
-                for successor in cfg.successors[index]:
-                    out |= live_in[successor]
-                new_in = scan(index, out, None)
-                if out != live_out[index] or new_in != live_in[index]:
-                    live_out[index], live_in[index] = out, new_in
-                    changed = True
-        result: dict[Operation, int] = {}
-        for index in range(count):
-            scan(index, live_out[index], result)
-        return result
-
-    def _user_wait_ahead(self) -> dict[Operation, bool]:
-        """For each instruction, whether a user `wgmma.wait_group` follows on some path."""
-        cfg = self.cfg
-        count = len(cfg.blocks)
-        has_wait = [
-            any(isinstance(op, WgmmaWaitGroupOp) for op in block.ops)
-            for block in cfg.blocks
-        ]
-        reach_in = list(has_wait)
-        changed = True
-        while changed:
-            changed = False
-            for index in reversed(cfg.reverse_postorder):
-                if reach_in[index]:
-                    continue
-                if any(reach_in[s] for s in cfg.successors[index]):
-                    reach_in[index] = True
-                    changed = True
-        result: dict[Operation, bool] = {}
-        for index, block in enumerate(cfg.blocks):
-            ahead = any(reach_in[s] for s in cfg.successors[index])
-            for op in reversed(list(block.ops)):
-                result[op] = ahead
-                if isinstance(op, WgmmaWaitGroupOp):
-                    ahead = True
-        _ = count
-        return result
-
-    def _gmma_divergent_blocks(self) -> list[bool]:
-        """Blocks under a divergent branch whose region issues or syncs wgmma: a wait
-        needed there cannot be hoisted above the branch."""
-        dependence = self.divergence.control_dependence
-        branches = self.divergence.branches
-        with_gmma = 0
-        for index, block in enumerate(self.cfg.blocks):
-            if any(
-                isinstance(op, _GMMA_OPS) and op not in self.dead for op in block.ops
-            ):
-                with_gmma |= dependence[index] & branches
-        return [bool(d & with_gmma) for d in dependence]
 
     # -- the dataflow ---------------------------------------------------------------------
 
@@ -794,9 +144,9 @@ class GmmaFunctionModel:
 
     def _propagate(self) -> None:
         count = len(self.cfg.blocks)
-        states: list[_State | None] = [None] * count
+        states: list[PipelineState | None] = [None] * count
         if count:
-            states[0] = _State()
+            states[0] = PipelineState()
         # A worklist in reverse postorder (a heap of ranks): each block is processed again
         # only when the state flowing into it grew.
         rank = {b: i for i, b in enumerate(self.cfg.reverse_postorder)}
@@ -825,14 +175,16 @@ class GmmaFunctionModel:
             if state is not None:
                 self._transfer_block(index, state.copy(), record=True)
 
-    def _transfer_block(self, index: int, state: _State, record: bool) -> _State:
+    def _transfer_block(
+        self, index: int, state: PipelineState, record: bool
+    ) -> PipelineState:
         block = self.cfg.blocks[index]
         for op in block.ops:
             planned = self.planned.get(op)
             if planned is not None and planned.culprit is not op:
                 # A wait hoisted here (above a divergent branch or a call).
                 if state.in_flight:
-                    self._emit(record, _copy(planned))
+                    self._emit(record, copy_finding(planned))
                 state.drain()
             if isinstance(op, InstructionOp) and op not in self.dead:
                 self._step(op, state, record)
@@ -849,8 +201,8 @@ class GmmaFunctionModel:
                 finding.order = self.order.get(finding.culprit, 0)
             self.findings.append(finding)
 
-    def _step(self, op: InstructionOp, state: _State, record: bool) -> None:
-        if isinstance(op, _GMMA_OPS):
+    def _step(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
+        if isinstance(op, GMMA_OPS):
             branches = self.divergence.divergent_dependence(self._block(op))
             if branches:
                 state.tainted = True
@@ -876,12 +228,12 @@ class GmmaFunctionModel:
             self._access(op, state, record)
 
     def _issue(
-        self, op: InstructionOp, wgmma: Wgmma, state: _State, record: bool
+        self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
     ) -> None:
         clobbered = state.zero_clobbered & wgmma.accumulator_bits
         if wgmma.reads_accumulators and clobbered:
             culprit = self._zero_clobber_culprit(wgmma)
-            number = next(_bit_indices(clobbered))
+            number = next(bit_indices(clobbered))
             self._emit(
                 record,
                 Finding(
@@ -909,7 +261,7 @@ class GmmaFunctionModel:
                 return other
         return None
 
-    def _check_overlap(self, wgmma: Wgmma, state: _State, record: bool) -> None:
+    def _check_overlap(self, wgmma: Wgmma, state: PipelineState, record: bool) -> None:
         """Accumulator lists of two wgmma in flight together that overlap partially."""
         for other in self._members(state.in_flight):
             shared = other.accumulator_bits & wgmma.accumulator_bits
@@ -928,7 +280,7 @@ class GmmaFunctionModel:
                 return
 
     def _check_fragment(
-        self, op: InstructionOp, wgmma: Wgmma, state: _State, record: bool
+        self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
     ) -> None:
         """A-fragment registers written by a wgmma in flight since the last fence (an f16
         accumulator fed back as A)."""
@@ -952,7 +304,7 @@ class GmmaFunctionModel:
                 return
 
     def _fragment_redefined(
-        self, op: InstructionOp, defs: int, state: _State, record: bool
+        self, op: InstructionOp, defs: int, state: PipelineState, record: bool
     ) -> None:
         """A non-wgmma instruction redefines the A fragment of an in-flight wgmma."""
         for wgmma in self._members(state.in_flight):
@@ -972,7 +324,7 @@ class GmmaFunctionModel:
                 return
 
     def _merged_copy(
-        self, op: InstructionOp, wgmma: Wgmma, state: _State, record: bool
+        self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
     ) -> None:
         source = wgmma.merged_into
         assert source is not None
@@ -981,7 +333,7 @@ class GmmaFunctionModel:
         if wgmma.merged_across_commit:
             state.open |= source.bit
 
-    def _commit(self, op: InstructionOp, state: _State, record: bool) -> None:
+    def _commit(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
         if state.open:
             branches = self.divergence.divergent_dependence(self._block(op))
             for wgmma in self._members(state.open):
@@ -1006,11 +358,11 @@ class GmmaFunctionModel:
         state.ages = [state.open | self.commit_bits[op], *ages[:-2], oldest]
         state.open = 0
 
-    def _wait(self, op: InstructionOp, state: _State, record: bool) -> None:
+    def _wait(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
         assert isinstance(op, WgmmaWaitGroupOp | WarpgroupWaitOp)
         pending = op.pending
         drained = 0
-        for age in range(min(pending, _AGES), _AGES):
+        for age in range(min(pending, AGES), AGES):
             drained |= state.ages[age]
             state.ages[age] = 0
         if pending == 0:
@@ -1021,7 +373,7 @@ class GmmaFunctionModel:
             clobbered = state.clobbered & drained & ~state.in_flight
             if clobbered:
                 wgmma = self._members(clobbered)[0]
-                number = next(_bit_indices(wgmma.accumulator_bits & self._written()))
+                number = next(bit_indices(wgmma.accumulator_bits & self._written()))
                 self._emit(
                     record,
                     Finding(
@@ -1049,10 +401,10 @@ class GmmaFunctionModel:
             bits |= 1 << number
         return bits
 
-    def _fence(self, op: InstructionOp, state: _State) -> None:
+    def _fence(self, op: InstructionOp, state: PipelineState) -> None:
         state.unfenced = 0
 
-    def _call(self, op: CallOp, state: _State, record: bool) -> None:
+    def _call(self, op: CallOp, state: PipelineState, record: bool) -> None:
         kind = self.calls[op]
         if kind in (CallKind.TRANSPARENT, CallKind.OPAQUE) and state.in_flight:
             state.calls |= 1 << self.order[op]
@@ -1125,7 +477,7 @@ class GmmaFunctionModel:
             return None
         return min(stage_ops, key=lambda f: self.order[f])
 
-    def _access(self, op: InstructionOp, state: _State, record: bool) -> None:
+    def _access(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
         uses = self.uses_bits[op]
         defs = self.defs_bits[op]
         if defs & state.fragments:
@@ -1141,7 +493,7 @@ class GmmaFunctionModel:
                 written = wgmma.accumulator_bits & defs
                 if not written:
                     continue
-                for number in _bit_indices(written):
+                for number in bit_indices(written):
                     self.writers.setdefault(number, op)
                 if wgmma.scale_zero:
                     state.zero_clobbered |= written
@@ -1154,14 +506,19 @@ class GmmaFunctionModel:
         if defs and not defs & self._in_flight_accumulators(state):
             state.zero_clobbered &= ~defs
 
-    def _in_flight_accumulators(self, state: _State) -> int:
+    def _in_flight_accumulators(self, state: PipelineState) -> int:
         bits = 0
         for wgmma in self._members(state.in_flight):
             bits |= wgmma.accumulator_bits
         return bits
 
     def _read(
-        self, op: InstructionOp, uses: int, defs: int, state: _State, record: bool
+        self,
+        op: InstructionOp,
+        uses: int,
+        defs: int,
+        state: PipelineState,
+        record: bool,
     ) -> None:
         """A non-wgmma instruction touching accumulator registers while a group is in
         flight: the accumulators of in-flight wgmma, and registers whose value a later
@@ -1195,7 +552,7 @@ class GmmaFunctionModel:
     def _read_outside_stage(
         self,
         op: InstructionOp,
-        state: _State,
+        state: PipelineState,
         record: bool,
         register: SSAValue,
         wgmma: Wgmma | None,
@@ -1221,12 +578,12 @@ class GmmaFunctionModel:
     def _read_inside_stage(
         self,
         op: InstructionOp,
-        stage: _Stage,
+        stage: StageTail,
         *,
         reads_in_flight: int,
         reads_future: int,
         defs: int,
-        state: _State,
+        state: PipelineState,
         record: bool,
         register: SSAValue,
         wgmma: Wgmma | None,
@@ -1277,7 +634,7 @@ class GmmaFunctionModel:
                 ),
             )
 
-    def _stage_around(self, op: InstructionOp) -> _Stage | None:
+    def _stage_around(self, op: InstructionOp) -> StageTail | None:
         """The stage `op` sits inside: an unpredicated wgmma before it and one after it in
         its block, with no fence or commit in between."""
         previous = op.prev_op
@@ -1321,12 +678,12 @@ class GmmaFunctionModel:
         accumulators = 0
         for wgmma in following:
             accumulators |= wgmma.accumulator_bits
-        return _Stage(fence, following, next_reads, accumulators)
+        return StageTail(fence, following, next_reads, accumulators)
 
     def _inject(
         self,
         op: Operation,
-        state: _State,
+        state: PipelineState,
         record: bool,
         cause: Cause,
         *,
@@ -1403,17 +760,16 @@ class GmmaFunctionModel:
             return line_of(call)
         return line_of(previous)
 
-    def _exit(self, op: Operation, state: _State, record: bool) -> None:
+    def _exit(self, op: Operation, state: PipelineState, record: bool) -> None:
         """Leaving the function with a committed group in flight (or an open one whose
         accumulators were read) needs a wait before the `ret`."""
         pending = state.committed | (state.open & state.needed)
         if not pending:
             return
         wgmma = next(iter(self._members(pending)), None)
-        divergent_guard = (
-            isinstance(op, InstructionOp)
-            and op.guard_register is not None
-            and self.divergence.is_divergent(op.guard, self.numbering)
+        guard = op.guard_register if isinstance(op, InstructionOp) else None
+        divergent_guard = guard is not None and self.divergence.is_divergent(
+            guard, self.numbering
         )
         if divergent_guard:
             self._emit(
@@ -1431,38 +787,6 @@ class GmmaFunctionModel:
             state.drain()
             return
         self._inject(op, state, record, Cause.EXIT, wgmma=wgmma)
-
-    # -- helpers --------------------------------------------------------------------------
-
-    def _block(self, op: Operation) -> Block:
-        block = op.parent_block()
-        assert block is not None
-        return block
-
-    def _members(self, bits: int) -> list[Wgmma]:
-        """The wgmma of a bit vector (commit pseudo-members left out)."""
-        members: list[Wgmma] = []
-        bits &= (1 << len(self.wgmmas)) - 1
-        while bits:
-            low = bits & -bits
-            members.append(self.wgmmas[low.bit_length() - 1])
-            bits ^= low
-        return members
-
-    def _branch_of(self, blocks: int) -> Operation | None:
-        """The branch ending the first block (in program order) of a bit vector."""
-        blocks &= (1 << len(self.cfg.blocks)) - 1
-        if not blocks:
-            return None
-        return self.cfg.blocks[(blocks & -blocks).bit_length() - 1].last_op
-
-    def _dependence(self, wgmma: Wgmma) -> int:
-        """The divergent branches a wgmma depends on; a divergent guard counts as one."""
-        branches = self.divergence.divergent_dependence(self._block(wgmma.op))
-        guard = wgmma.op.guard
-        if guard is not None and self.divergence.is_divergent(guard, self.numbering):
-            branches |= 1 << (len(self.cfg.blocks) + wgmma.index)
-        return branches
 
     # -- register resources ---------------------------------------------------------------
 
@@ -1583,11 +907,11 @@ class GmmaFunctionModel:
 
     def _in_flight_register_counts(
         self,
-    ) -> tuple[int, Operation | None, _Sized] | None:
+    ) -> tuple[int, Operation | None, SizedWgmma] | None:
         if not self.wgmmas:
             return None
         largest = max(
-            (_Sized(w) for w in self.wgmmas), key=lambda s: s.accumulator_count
+            (SizedWgmma(w) for w in self.wgmmas), key=lambda s: s.accumulator_count
         )
         most = 0
         where: Operation | None = None
@@ -1697,19 +1021,7 @@ class GmmaFunctionModel:
 
 
 @dataclass
-class _Stage:
-    """The part of a stage after a non-wgmma instruction inside it."""
-
-    fence: Operation | None
-    following: list[Wgmma]
-    """The unpredicated wgmma after the instruction, up to a fence, commit or block end."""
-    next_reads: int
-    """What the next wgmma reads (its inputs, and its accumulators unless scale-d is 0)."""
-    accumulators: int
-
-
-@dataclass
-class _Sized:
+class SizedWgmma:
     wgmma: Wgmma
 
     @property
@@ -1723,33 +1035,3 @@ class _Sized:
     @property
     def op(self) -> Operation:
         return self.wgmma.op
-
-
-def _bit_indices(bits: int) -> Iterator[int]:
-    while bits:
-        low = bits & -bits
-        yield low.bit_length() - 1
-        bits ^= low
-
-
-def _copy(finding: Finding) -> Finding:
-    return Finding(
-        finding.code,
-        finding.line,
-        finding.op,
-        finding.cause,
-        culprit=finding.culprit,
-        register=finding.register,
-        wgmma=finding.wgmma,
-        counts=finding.counts,
-        branch=finding.branch,
-        related=finding.related,
-    )
-
-
-def _is_zero_constant(operand: Attribute) -> bool:
-    if isinstance(operand, ImmAttr):
-        return operand.value.data == 0
-    if isinstance(operand, FloatImmAttr):
-        return operand.bits.data & ~(1 << (operand.width.data - 1)) == 0
-    return False
