@@ -69,8 +69,9 @@ class GeneratedKernel:
 
 
 class _Generator:
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, divergent: bool = True) -> None:
         self.rng = random.Random(seed)
+        self.divergent = divergent
         self.sets = self.rng.randint(1, 3)
         self.lines: list[str] = []
         self.labels = 0
@@ -91,6 +92,10 @@ class _Generator:
 
     def predicate(self) -> str:
         return self.rng.choice(["", "", "", "@%p1 ", "@%p2 "])
+
+    def is_divergent(self) -> bool:
+        """Whether the next branch depends on %tid (always False without divergence)."""
+        return self.rng.random() < 0.5 and self.divergent
 
     def event(self) -> None:
         kind = self.rng.choice(["read", "read", "rmw", "rmw", "write", "call"])
@@ -145,7 +150,7 @@ class _Generator:
         elif roll < 0.8 or depth >= 2:
             self.event()
         elif roll < 0.9:
-            divergent = self.rng.random() < 0.5
+            divergent = self.is_divergent()
             self.summary.append("if-tid" if divergent else "if")
             end = self.label()
             guard = "%p2" if divergent else "%p1"
@@ -153,7 +158,7 @@ class _Generator:
             self.body(depth + 1)
             self.lines.append(f"{end}:")
         else:
-            divergent = self.rng.random() < 0.5
+            divergent = self.is_divergent()
             self.summary.append("loop-tid" if divergent else "loop")
             self.counters += 1
             counter = f"%r{10 + self.counters}"
@@ -224,9 +229,10 @@ class _Generator:
         )
 
 
-def generate(seed: int) -> GeneratedKernel:
-    """The kernel of `seed`; the same seed always gives the same kernel."""
-    generator = _Generator(seed)
+def generate(seed: int, divergent: bool = True) -> GeneratedKernel:
+    """The kernel of `seed`; the same seed always gives the same kernel. Without
+    `divergent`, branches and loops depend only on kernel parameters."""
+    generator = _Generator(seed, divergent)
     text = generator.kernel()
     compile_only = (
         "ext" in generator.calls or random.Random(seed * 7 + 1).random() < 0.25

@@ -150,6 +150,8 @@ class GmmaFunctionModel(FunctionFacts):
         # A worklist in reverse postorder (a heap of ranks): each block is processed again
         # only when the state flowing into it grew.
         rank = {b: i for i, b in enumerate(self.cfg.reverse_postorder)}
+        outs: list[PipelineState | None] = [None] * count
+        self.block_outs = outs
         worklist = list(range(len(rank)))
         queued = set(self.cfg.reverse_postorder)
         while worklist:
@@ -159,6 +161,7 @@ class GmmaFunctionModel(FunctionFacts):
             if state is None:
                 continue
             out = self._transfer_block(index, state.copy(), record=False)
+            outs[index] = out
             for successor in self.cfg.successors[index]:
                 target = states[successor]
                 if target is None:
@@ -695,7 +698,11 @@ class GmmaFunctionModel(FunctionFacts):
         block = self._block(op)
         divergent = self._gmma_divergent[self.cfg.index[block]]
         related: Operation | None = None
-        if state.calls and not self.user_wait_ahead[op]:
+        if cause is Cause.READ and self._sink_into_predecessors(
+            op, state, record, register=register, wgmma=wgmma
+        ):
+            return
+        if state.calls and not self.gmma_ahead[op]:
             call = self._first_call(state.calls)
             where, line = call, self._hoisted_line(call)
             related = call
@@ -725,6 +732,83 @@ class GmmaFunctionModel(FunctionFacts):
             ),
         )
         state.drain()
+
+    def _sink_into_predecessors(
+        self,
+        op: Operation,
+        state: PipelineState,
+        record: bool,
+        *,
+        register: SSAValue | None,
+        wgmma: Wgmma | None,
+    ) -> bool:
+        """Where only some of the paths joining before `op` bring the group in flight, ptxas
+        waits at the end of those paths instead (naming their last instruction)."""
+        block = self._block(op)
+        index = self.cfg.index[block]
+        predecessors = self.cfg.predecessors[index]
+        outs = getattr(self, "block_outs", None)
+        if (
+            len(predecessors) < 2
+            or outs is None
+            or self._gmma_before(op)
+            or self.gmma_ahead[op]
+            or self._gmma_divergent[index]
+            or state.tainted
+            or self._divergent_join(index)
+        ):
+            return False
+        assert isinstance(op, InstructionOp)
+        uses = self.uses_bits[op]
+        flows = self.flows_into_wgmma.get(op, 0)
+        conflicting: list[int] = []
+        for predecessor in predecessors:
+            out = outs[predecessor]
+            if out is None:
+                continue
+            if uses & self._in_flight_accumulators(out) or (
+                out.in_flight and uses & flows
+            ):
+                conflicting.append(predecessor)
+        if not conflicting or len(conflicting) == len(predecessors):
+            return False
+        for predecessor in conflicting:
+            end = self.cfg.blocks[predecessor].last_op
+            assert end is not None
+            last = end
+            while last is not None and not isinstance(last, InstructionOp):
+                last = last.prev_op
+            self._emit(
+                record,
+                Finding(
+                    Code.WAIT_INJECTED,
+                    line_of(last if last is not None else end),
+                    end,
+                    Cause.READ,
+                    culprit=op,
+                    register=register,
+                    wgmma=wgmma,
+                ),
+            )
+        state.drain()
+        return True
+
+    def _divergent_join(self, index: int) -> bool:
+        """Whether the block is where the paths of a divergent branch join again."""
+        branches = self.divergence.branches
+        return any(
+            branches >> branch & 1 and self.cfg.ipdom[branch] == index
+            for branch in range(len(self.cfg.blocks))
+        )
+
+    def _gmma_before(self, op: Operation) -> bool:
+        """Whether a GMMA instruction precedes `op` in its block."""
+        previous = op.prev_op
+        while previous is not None:
+            if isinstance(previous, GMMA_OPS):
+                return True
+            previous = previous.prev_op
+        return False
 
     def _hoist_point(self, block: Block) -> Operation | None:
         """The divergent branch a wait needed in `block` is hoisted above (ptxas places it

@@ -226,7 +226,7 @@ class FunctionFacts:
         self._find_merges()
         self.defined_before = self._defined_before_wgmma()
         self.flows_into_wgmma = self._flows_into_wgmma()
-        self.user_wait_ahead = self._user_wait_ahead()
+        self.gmma_ahead = self._gmma_ahead()
         self._gmma_divergent = self._gmma_divergent_blocks()
 
     # -- the function's wgmma -------------------------------------------------------------
@@ -503,22 +503,21 @@ class FunctionFacts:
             scan(index, live_out[index], result)
         return result
 
-    def _user_wait_ahead(self) -> dict[Operation, bool]:
-        """For each instruction, whether a user `wgmma.wait_group` follows on some path."""
+    def _gmma_ahead(self) -> dict[Operation, bool]:
+        """For each instruction, whether a fence, wgmma, commit or wait follows it on some
+        path (when none does, ptxas ends the stage itself at the first place it can)."""
         cfg = self.cfg
-        count = len(cfg.blocks)
-        has_wait = [
-            any(isinstance(op, WgmmaWaitGroupOp) for op in block.ops)
-            for block in cfg.blocks
+        has_gmma = [
+            any(isinstance(op, GMMA_OPS) for op in block.ops) for block in cfg.blocks
         ]
-        reach_in = list(has_wait)
+        reach_in = list(has_gmma)
         changed = True
         while changed:
             changed = False
             for index in reversed(cfg.reverse_postorder):
-                if reach_in[index]:
-                    continue
-                if any(reach_in[s] for s in cfg.successors[index]):
+                if not reach_in[index] and any(
+                    reach_in[s] for s in cfg.successors[index]
+                ):
                     reach_in[index] = True
                     changed = True
         result: dict[Operation, bool] = {}
@@ -526,9 +525,8 @@ class FunctionFacts:
             ahead = any(reach_in[s] for s in cfg.successors[index])
             for op in reversed(list(block.ops)):
                 result[op] = ahead
-                if isinstance(op, WgmmaWaitGroupOp):
+                if isinstance(op, GMMA_OPS):
                     ahead = True
-        _ = count
         return result
 
     def _gmma_divergent_blocks(self) -> list[bool]:
