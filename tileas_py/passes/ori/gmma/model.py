@@ -254,6 +254,8 @@ class GmmaFunctionModel(FunctionFacts):
         self._check_fragment(op, wgmma, state, record)
         state.zero_clobbered &= ~wgmma.accumulator_bits
         state.open |= wgmma.bit
+        state.registers |= wgmma.accumulator_bits
+        state.surely = True
         state.unfenced |= wgmma.bit
         if not wgmma.reads_scale_register:
             state.fragments |= wgmma.fragment_bits
@@ -335,6 +337,7 @@ class GmmaFunctionModel(FunctionFacts):
             self._inject(op, state, record, Cause.MERGED_COPY, wgmma=source)
         if wgmma.merged_across_commit:
             state.open |= source.bit
+            state.registers |= source.accumulator_bits
 
     def _commit(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
         if state.open:
@@ -360,6 +363,7 @@ class GmmaFunctionModel(FunctionFacts):
         oldest = ages[-1] | ages[-2]
         state.ages = [state.open | self.commit_bits[op], *ages[:-2], oldest]
         state.open = 0
+        state.surely = True
 
     def _wait(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
         assert isinstance(op, WgmmaWaitGroupOp | WarpgroupWaitOp)
@@ -371,6 +375,11 @@ class GmmaFunctionModel(FunctionFacts):
         if pending == 0:
             drained |= state.open
             state.open = 0
+        # ptxas tracks accumulator registers rather than groups: a drained group frees its
+        # registers even when a later group in flight (of another wgmma) writes them too.
+        for wgmma in self._members(drained & ~state.in_flight):
+            state.registers &= ~wgmma.accumulator_bits
+
         if isinstance(op, WgmmaWaitGroupOp):
             state.waited = True
             clobbered = state.clobbered & drained & ~state.in_flight
@@ -393,6 +402,7 @@ class GmmaFunctionModel(FunctionFacts):
         state.needed &= state.in_flight
         state.clobbered &= state.in_flight
         if not state.in_flight:
+            state.surely = False
             state.calls = 0
             state.fragments = 0
             state.tainted = False
@@ -510,10 +520,7 @@ class GmmaFunctionModel(FunctionFacts):
             state.zero_clobbered &= ~defs
 
     def _in_flight_accumulators(self, state: PipelineState) -> int:
-        bits = 0
-        for wgmma in self._members(state.in_flight):
-            bits |= wgmma.accumulator_bits
-        return bits
+        return state.registers
 
     def _read(
         self,
@@ -528,7 +535,11 @@ class GmmaFunctionModel(FunctionFacts):
         wgmma takes as its accumulator (ptxas tracks their live ranges too)."""
         in_flight_registers = self._in_flight_accumulators(state)
         reads_in_flight = uses & in_flight_registers
-        reads_future = uses & self.flows_into_wgmma[op] & ~in_flight_registers
+        # Live ranges that only lead into a later wgmma count where a group is in flight on
+        # every path, and not once the program waits for itself.
+        reads_future = 0
+        if state.surely and not state.waited:
+            reads_future = uses & self.flows_into_wgmma[op] & ~in_flight_registers
         if not reads_in_flight and not reads_future:
             return
         register = self.numbering.members(reads_in_flight or reads_future)[0]

@@ -19,6 +19,7 @@ AGES = 8
 class PipelineState:
     """The pipeline state at one program point; see the module docstring."""
 
+    # `surely` (a group is in flight on every path) joins by intersection, like `waited`.
     __slots__ = (
         "ages",
         "calls",
@@ -29,6 +30,8 @@ class PipelineState:
         "tainted",
         "tainted_by",
         "unfenced",
+        "registers",
+        "surely",
         "waited",
         "zero_clobbered",
     )
@@ -37,6 +40,8 @@ class PipelineState:
         self.open = 0
         self.ages = [0] * AGES
         self.waited = False
+        self.surely = False
+        self.registers = 0
         self.needed = 0
         self.calls = 0
         self.clobbered = 0
@@ -51,6 +56,8 @@ class PipelineState:
         state.open = self.open
         state.ages = list(self.ages)
         state.waited = self.waited
+        state.surely = self.surely
+        state.registers = self.registers
         state.needed = self.needed
         state.calls = self.calls
         state.clobbered = self.clobbered
@@ -67,6 +74,8 @@ class PipelineState:
         self.open |= other.open
         self.ages = [a | b for a, b in zip(self.ages, other.ages, strict=True)]
         self.waited &= other.waited
+        self.surely &= other.surely
+        self.registers |= other.registers
         self.needed |= other.needed
         self.calls |= other.calls
         self.clobbered |= other.clobbered
@@ -82,6 +91,8 @@ class PipelineState:
             self.open,
             tuple(self.ages),
             self.waited,
+            self.surely,
+            self.registers,
             self.needed,
             self.calls,
             self.clobbered,
@@ -112,6 +123,8 @@ class PipelineState:
         self.fragments = 0
         self.tainted = False
         self.tainted_by = 0
+        self.surely = False
+        self.registers = 0
 
 
 @dataclass
