@@ -112,6 +112,13 @@ class GmmaFunctionModel(FunctionFacts):
         if not self.has_gmma_work():
             return
         self.analyse()
+        self.input_accumulators = 0
+        """Accumulators a live wgmma reads as its input, with a value defined before it."""
+        for wgmma in self.wgmmas:
+            if wgmma.op not in self.dead and wgmma.reads_accumulators:
+                self.input_accumulators |= (
+                    wgmma.accumulator_bits & self.defined_before.get(wgmma, 0)
+                )
         self.planned: dict[Operation, Finding] = {}
         self.writers: dict[int, Operation] = {}
         """The last non-wgmma instruction seen redefining an in-flight accumulator, by
@@ -255,6 +262,9 @@ class GmmaFunctionModel(FunctionFacts):
         state.zero_clobbered &= ~wgmma.accumulator_bits
         state.open |= wgmma.bit
         state.registers |= wgmma.accumulator_bits
+        state.issued_registers |= wgmma.accumulator_bits
+        # A wgmma that takes the rewritten accumulator as its input restarts its range.
+        state.clobbered &= ~wgmma.accumulator_bits
         state.surely = True
         state.unfenced |= wgmma.bit
         if not wgmma.reads_scale_register:
@@ -364,6 +374,7 @@ class GmmaFunctionModel(FunctionFacts):
         state.ages = [state.open | self.commit_bits[op], *ages[:-2], oldest]
         state.open = 0
         state.surely = True
+        state.user_pending = True
 
     def _wait(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
         assert isinstance(op, WgmmaWaitGroupOp | WarpgroupWaitOp)
@@ -382,10 +393,8 @@ class GmmaFunctionModel(FunctionFacts):
 
         if isinstance(op, WgmmaWaitGroupOp):
             state.waited = True
-            clobbered = state.clobbered & drained & ~state.in_flight
-            if clobbered:
-                wgmma = self._members(clobbered)[0]
-                number = next(bit_indices(wgmma.accumulator_bits & self._written()))
+            if state.clobbered:
+                number = next(bit_indices(state.clobbered))
                 self._emit(
                     record,
                     Finding(
@@ -395,12 +404,14 @@ class GmmaFunctionModel(FunctionFacts):
                         Cause.CLOBBERED_INPUT_ACCUMULATOR,
                         culprit=op,
                         register=self.numbering.registers[number],
-                        wgmma=wgmma,
+                        wgmma=self._owner(number),
                         related=self.writers.get(number),
                     ),
                 )
+                state.clobbered = 0
+            if pending == 0:
+                state.user_pending = False
         state.needed &= state.in_flight
-        state.clobbered &= state.in_flight
         if not state.in_flight:
             state.surely = False
             state.calls = 0
@@ -408,11 +419,12 @@ class GmmaFunctionModel(FunctionFacts):
             state.tainted = False
             state.tainted_by = 0
 
-    def _written(self) -> int:
-        bits = 0
-        for number in self.writers:
-            bits |= 1 << number
-        return bits
+    def _owner(self, number: int) -> Wgmma | None:
+        """A live wgmma with this register among its accumulators."""
+        for wgmma in self.wgmmas:
+            if wgmma.accumulator_bits >> number & 1 and wgmma.op not in self.dead:
+                return wgmma
+        return None
 
     def _fence(self, op: InstructionOp, state: PipelineState) -> None:
         state.unfenced = 0
@@ -498,24 +510,25 @@ class GmmaFunctionModel(FunctionFacts):
         if not (uses | defs) & self.accumulator_bits:
             return
         in_flight = state.in_flight
+        pending = state.user_pending
         if in_flight:
             self._read(op, uses, defs, state, record)
             in_flight = state.in_flight
         if op.guard_register is None and defs & self.accumulator_bits:
             for wgmma in self._members(in_flight):
                 written = wgmma.accumulator_bits & defs
-                if not written:
-                    continue
-                for number in bit_indices(written):
-                    self.writers.setdefault(number, op)
-                if wgmma.scale_zero:
+                if written and wgmma.scale_zero:
                     state.zero_clobbered |= written
-                elif (
-                    wgmma.bit & state.committed
-                    and wgmma.reads_accumulators
-                    and wgmma.accumulator_bits & self.defined_before.get(wgmma, 0)
-                ):
-                    state.clobbered |= wgmma.bit
+                    for number in bit_indices(written):
+                        self.writers.setdefault(number, op)
+            # A committed group in flight, and a write of an accumulator that some wgmma
+            # reads as its input: the stage's accumulator live ranges are broken (C7515 at
+            # the program's next wait).
+            clobbered = defs & self.input_accumulators & state.issued_registers
+            if clobbered and pending:
+                state.clobbered |= clobbered
+                for number in bit_indices(clobbered):
+                    self.writers.setdefault(number, op)
         if defs and not defs & self._in_flight_accumulators(state):
             state.zero_clobbered &= ~defs
 

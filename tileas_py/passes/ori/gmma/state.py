@@ -31,7 +31,9 @@ class PipelineState:
         "tainted_by",
         "unfenced",
         "registers",
+        "issued_registers",
         "surely",
+        "user_pending",
         "waited",
         "zero_clobbered",
     )
@@ -42,6 +44,8 @@ class PipelineState:
         self.waited = False
         self.surely = False
         self.registers = 0
+        self.user_pending = False
+        self.issued_registers = 0
         self.needed = 0
         self.calls = 0
         self.clobbered = 0
@@ -58,6 +62,8 @@ class PipelineState:
         state.waited = self.waited
         state.surely = self.surely
         state.registers = self.registers
+        state.user_pending = self.user_pending
+        state.issued_registers = self.issued_registers
         state.needed = self.needed
         state.calls = self.calls
         state.clobbered = self.clobbered
@@ -76,6 +82,8 @@ class PipelineState:
         self.waited &= other.waited
         self.surely &= other.surely
         self.registers |= other.registers
+        self.user_pending |= other.user_pending
+        self.issued_registers |= other.issued_registers
         self.needed |= other.needed
         self.calls |= other.calls
         self.clobbered |= other.clobbered
@@ -93,6 +101,8 @@ class PipelineState:
             self.waited,
             self.surely,
             self.registers,
+            self.user_pending,
+            self.issued_registers,
             self.needed,
             self.calls,
             self.clobbered,
@@ -115,11 +125,13 @@ class PipelineState:
         return self.open | self.committed
 
     def drain(self) -> None:
+        """A compiler wait: nothing in flight any more (`clobbered` follows the program's
+        own waits only)."""
+        self.user_pending = False
         self.open = 0
         self.ages = [0] * AGES
         self.needed = 0
         self.calls = 0
-        self.clobbered = 0
         self.fragments = 0
         self.tainted = False
         self.tainted_by = 0
