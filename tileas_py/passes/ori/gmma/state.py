@@ -1,8 +1,22 @@
 """The pipeline state at one program point, the lattice of the GMMA dataflow.
 
 Bit vectors over the function's wgmma (one bit per `wgmma.mma_async`, then one per commit so
-that an empty committed group is in flight too) and over its registers; joins are unions,
-except `waited`, which must hold on every path.
+that an empty committed group is in flight too) and over its registers (`RegisterNumbering`):
+
+- `open`: wgmma issued and not committed; `ages[k]`: committed k groups ago (the last slot
+  holds everything older);
+- `registers`: the accumulator registers in flight (a drained group frees its registers,
+  as ptxas does, even when a later group writes them too); `issued_registers`: every
+  accumulator register issued so far;
+- `waited`: a program `wgmma.wait_group` ran (on every path); `surely`: a group is in flight
+  on every path; `user_pending`: a group the program's own waits have not drained;
+- `needed`: in-flight wgmma whose accumulators were read without a wait; `calls`: calls met
+  while in flight (a wait cannot sink past them); `clobbered` / `zero_clobbered`: broken
+  accumulator live ranges (C7515 / C7511); `fragments`, `unfenced`: A fragments of
+  in-flight wgmma and wgmma issued since the last fence (C7513); `tainted` / `tainted_by`:
+  GMMA instructions ran on a divergent path (and under which branches).
+
+Joins are unions, except `waited` and `surely`, which must hold on every path.
 """
 
 from __future__ import annotations
@@ -19,20 +33,19 @@ AGES = 8
 class PipelineState:
     """The pipeline state at one program point; see the module docstring."""
 
-    # `surely` (a group is in flight on every path) joins by intersection, like `waited`.
     __slots__ = (
         "ages",
         "calls",
         "clobbered",
         "fragments",
+        "issued_registers",
         "needed",
         "open",
+        "registers",
+        "surely",
         "tainted",
         "tainted_by",
         "unfenced",
-        "registers",
-        "issued_registers",
-        "surely",
         "user_pending",
         "waited",
         "zero_clobbered",
