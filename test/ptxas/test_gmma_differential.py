@@ -7,9 +7,9 @@ needed), and uniform branches and counted loops around any of them. For each see
 test assembles the kernel with ptxas 13.5 and compares its `(code, line)` list with the
 pipeline's, in order.
 
-Two seeds are known mismatches; the test prints them with the reason and requires that they
-still differ, so that fixing the model also updates this list. Generated kernels with
-`%tid`-dependent branches and loops (`divergent=True`) match less often (370 of the first
+One seed is a known mismatch; the test prints it with the reason and requires that it still
+differs, so that fixing the model also updates this list. Generated kernels with
+`%tid`-dependent branches and loops (`divergent=True`) match less often (371 of the first
 400 seeds when this was written); docs/fidelity.md lists what is not modelled there.
 """
 
@@ -27,11 +27,9 @@ from tileas_py.ptx.toolchain import run_ptxas
 SEEDS = range(160)
 
 KNOWN_MISMATCHES = {
-    17: "under -c a function with an opaque call is serialized (C7509): ptxas then drops "
-    "the waits a later stage would need and the C7515 of a rewritten accumulator; the "
-    "model still reports them",
-    62: "under -c, with C7509, ptxas waits for a group left in flight before the `ret` "
-    "instead of before the read after a uniform join",
+    62: "under -c an opaque call under a uniform branch serializes the function (C7509); "
+    "ptxas then waits for the group left in flight at the join before the `ret`, the "
+    "model before the read after the join",
 }
 
 

@@ -146,6 +146,7 @@ class GmmaFunctionModel(FunctionFacts):
                 break
         self.injections = self.planned
         self._drop_waits_after_divergence()
+        self._drop_waits_after_opaque_calls()
         self._check_registers()
         self._choose_serialization()
 
@@ -935,6 +936,31 @@ class GmmaFunctionModel(FunctionFacts):
             if f.code is not Code.WAIT_INJECTED or f.op is None or not reached(f.op)
         ]
 
+    def _drop_waits_after_opaque_calls(self) -> None:
+        """An opaque call serializes the whole function (C7509): waits are only reported
+        where no opaque call has run, on any path, before them (dominance)."""
+        calls = [f.culprit for f in self.findings if f.code is Code.EXTERN_CALL]
+        if not calls:
+            return
+
+        def after_call(op: Operation) -> bool:
+            block = self._block(op)
+            for call in calls:
+                assert call is not None
+                call_block = self._block(call)
+                if call_block is block:
+                    if self.order[call] < self.order[op]:
+                        return True
+                elif self.cfg.dominates(call_block, block):
+                    return True
+            return False
+
+        self.findings = [
+            f
+            for f in self.findings
+            if f.code is not Code.WAIT_INJECTED or f.op is None or not after_call(f.op)
+        ]
+
     def _check_registers(self) -> None:
         """The accumulators in flight against the function's register limit."""
         counts = self._in_flight_register_counts()
@@ -1048,22 +1074,28 @@ class GmmaFunctionModel(FunctionFacts):
     # -- the decision ---------------------------------------------------------------------
 
     def _choose_serialization(self) -> None:
-        """First error wins, in program order; an opaque call only when nothing else."""
-        reasons = [
-            f
-            for f in self.findings
-            if f.code not in (Code.WAIT_INJECTED, Code.EXTERN_CALL)
-        ]
+        """First error wins, in program order, by rank: a divergent arrive or wait and a
+        call of a wgmma function first, then an opaque call, then the rest, then the
+        register budget (measured: C7519 over an earlier C7509, C7509 over an earlier
+        C7514 or C7515)."""
+        reasons = [f for f in self.findings if f.code is not Code.WAIT_INJECTED]
         if reasons:
             self.serialization = min(reasons, key=self._rank)
-            return
-        calls = [f for f in self.findings if f.code is Code.EXTERN_CALL]
-        if calls:
-            self.serialization = min(calls, key=lambda f: f.order)
 
     def _rank(self, finding: Finding) -> tuple[int, int]:
-        budget = finding.cause in (Cause.PIPELINE_BUDGET, Cause.FUNCTION_BUDGET)
-        return (1 if budget else 0, finding.order)
+        if finding.code in (
+            Code.ARRIVE_IN_DIVERGENT_PATH,
+            Code.WAIT_IN_DIVERGENT_PATH,
+            Code.CALL_CROSSES_PIPELINE,
+        ):
+            rank = 0
+        elif finding.code is Code.EXTERN_CALL:
+            rank = 1
+        elif finding.cause in (Cause.PIPELINE_BUDGET, Cause.FUNCTION_BUDGET):
+            rank = 3
+        else:
+            rank = 2
+        return (rank, finding.order)
 
     def _serialize_everything(self) -> None:
         """-O0 and -g: a wait after every wgmma, and the pipeline-resources message."""
