@@ -1,26 +1,115 @@
-"""Named pipelines: end-to-end flows built from the project's passes.
+"""Named pipelines: ordinary passes that run a fixed sequence of passes, in order.
 
-A pipeline is an ordinary `ModulePass` that runs its passes in order (MLIR's
-`gpu-lower-to-nvvm-pipeline` style, https://mlir.llvm.org/docs/PassManagement/), so it is
-selected with `-p` like any pass and composes with others.
+A pipeline is registered like any pass, so `tileas-opt k.ptx -p ptxas-gmma` runs it and
+its options are the options of the passes it runs (in the style of inconspiquous's pipeline
+passes and MLIR's `gpu-lower-to-nvvm-pipeline`).
 
+- `ptxas-gmma`: ptxas's GMMA phases on ori.
 - `tileas-wgmma-to-ptx`: a tile kernel whose matrix multiplies are sm90 WGMMA atoms, down
   to ori, which `-t ptx` prints as PTX for the real ptxas:
   `convert-tileas-to-nvvm`, then `convert-nvvm-to-ori`.
-
-Example:
-
-    tileas-opt gemm.mlir -p tileas-wgmma-to-ptx -t ptx -o gemm.ptx
-    ptxas -arch=sm_90a gemm.ptx -o gemm.cubin
+- `tileas-to-ptx`: the whole flow from the tile level (see `TileasToPtxPipeline`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import builtin
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+
+from tileas_py.dialects.nv_tileaa import TARGET_SPEC, TargetSpecAttr
+from tileas_py.passes.ori.fixup_gmma_sequence import OriFixupGmmaSequencePass
+from tileas_py.passes.ori.propagate_gmma import OriPropagateGmmaPass
+
+
+@dataclass(frozen=True)
+class PtxasGmmaPipeline(ModulePass):
+    """ptxas's GMMA phases on ori: 85 `ori-propagate-gmma`, then 87
+    `ori-fixup-gmma-sequence`, with ptxas's command-line flags as options.
+
+    `tileas-opt kernel.ptx -p ptxas-gmma` prints what ptxas would print about the
+    kernel's WGMMA pipelines; add `-t ptx` for the fixed-up PTX, e.g.
+
+        tileas-opt k.ptx -p 'ptxas-gmma{compile-only=true explain=true}' -t ptx
+    """
+
+    name = "ptxas-gmma"
+
+    compile_only: bool = False
+    """ptxas `-c` (calls are not inlined)."""
+
+    opt_level: int = 3
+    """ptxas `-O` level; 0 serializes every wgmma."""
+
+    device_debug: bool = False
+    """ptxas `-g`; serializes every wgmma."""
+
+    maxrregcount: int = 0
+    """ptxas `-maxrregcount`; 0 means none."""
+
+    max_active_live_ranges: int = 0
+    """Phase 85's live-range limit (C7407); 0 means none, as ptxas 13.5 in practice."""
+
+    explain: bool = False
+    """Follow each message with notes on its cause and a fix."""
+
+    @staticmethod
+    def from_ptxas_args(
+        args: Sequence[str], explain: bool = False
+    ) -> PtxasGmmaPipeline:
+        """The pipeline for a ptxas command line (`-c`, `-O0`, `-g`, `-maxrregcount=N`);
+        flags that do not change the GMMA phases are ignored."""
+        options: dict[str, bool | int] = {}
+        for arg in args:
+            if arg in ("-c", "--compile-only"):
+                options["compile_only"] = True
+            elif arg in ("-g", "--device-debug"):
+                options["device_debug"] = True
+            elif arg.startswith("-O") and arg[2:].isdigit():
+                options["opt_level"] = int(arg[2:])
+            elif arg.startswith(("-maxrregcount=", "--maxrregcount=")):
+                options["maxrregcount"] = int(arg.split("=", 1)[1])
+        return PtxasGmmaPipeline(explain=explain, **options)  # pyright: ignore[reportArgumentType]
+
+    @staticmethod
+    def messages(
+        text: str, name: str = "<stdin>", args: Sequence[str] = ()
+    ) -> list[str]:
+        """Every line `tileas-opt FILE -p ptxas-gmma` prints for a PTX text, run in process
+        with the options of the ptxas flags `args` (a fatal message ends the list, as it
+        ends ptxas)."""
+        from tileas_py.diagnostics import collect_diagnostics
+        from tileas_py.ptx.reader import read_ptx
+
+        module = read_ptx(text, name)
+        with collect_diagnostics() as diagnostics, suppress(PassFailedException):
+            PtxasGmmaPipeline.from_ptxas_args(args).apply(Context(), module)
+        return [str(d) for d in diagnostics if d.severity == "verbatim"]
+
+    def passes(self) -> tuple[ModulePass, ...]:
+        return (
+            OriPropagateGmmaPass(
+                max_active_live_ranges=self.max_active_live_ranges,
+                explain=self.explain,
+            ),
+            OriFixupGmmaSequencePass(
+                compile_only=self.compile_only,
+                opt_level=self.opt_level,
+                device_debug=self.device_debug,
+                maxrregcount=self.maxrregcount,
+                explain=self.explain,
+            ),
+        )
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        for pass_ in self.passes():
+            pass_.apply(ctx, op)
 
 
 @dataclass(frozen=True)
@@ -40,4 +129,89 @@ class TileasWgmmaToPtxPipeline(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for stage in self.passes():
             stage.apply(ctx, op)
+            op.verify()
+
+
+DYNAMIC_PERSISTENT = "nv_tileas.dynamic_persistent"
+"""A kernel marked with this unit attribute is made dynamic persistent by `tileas-to-ptx`."""
+
+TILEAS_STAGES = (
+    "tileas-dynamic-persistent",
+    "tileas-prepare-for-scheduling",
+    "tileas-slicing",
+    "sink-negf-through-shapes",
+    "optimize-execution-unit-mapping",
+    "propagate-execution-unit",
+    "tileas-resolve-agent-boundary",
+    "tileas-plan-cta",
+    "tileas-remove-buffer-alias",
+    "tileas-remove-layout-conversions",
+    "tileas-insert-OCG-knobs",
+)
+"""The tileas passes in the order `tileas-to-ptx` runs them (seed 002's ordering
+invariants: dynamic persistence before scheduling, execution-unit mapping once the agents
+exist, CTA planning and the D20 clean-ups on assigned layouts, OCG knobs last, on the
+final fence / barrier / MMA anchors)."""
+
+OCG_KNOB_SM = 100
+"""`tileas-insert-OCG-knobs` runs for target_spec sm 100 and later only: its pragmas are
+tileiras's Blackwell scheduling knobs, and ptxas 13.5 answers each with "Pragma ...
+unsupported" on sm_90a (docs/fidelity.md)."""
+
+LOWERING_STAGES = ("convert-tileas-to-nvvm", "convert-nvvm-to-ori")
+PTXAS_STAGES = ("ptxas-pipeline",)
+"""ptxas's ori phases in ptxas's order; skipped while `ptxas-pipeline` is not registered."""
+
+
+@dataclass(frozen=True)
+class TileasToPtxPipeline(ModulePass):
+    """From the tile level to PTX: the tileas passes in tileiras's order
+    (`TILEAS_STAGES`; `tileas-dynamic-persistent` only when a kernel has the unit
+    attribute `nv_tileas.dynamic_persistent`, `tileas-insert-OCG-knobs` only for
+    `nv_tileaa.target_spec` sm 100 and later), `convert-tileas-to-nvvm`,
+    `convert-nvvm-to-ori`, then `ptxas-pipeline` (ptxas's ori phases in ptxas's order).
+    Print with `-t ptx`.
+
+    Before: a tile kernel (`examples/gemm_sm90a.mlir`). After: an ori module.
+
+        tileas-opt examples/gemm_sm90a.mlir -p tileas-to-ptx -t ptx -o gemm.ptx
+        ptxas -arch=sm_90a gemm.ptx -o gemm.cubin
+    """
+
+    name = "tileas-to-ptx"
+
+    stop_after: str = "ori"
+    """Where to stop: `tileas` (after the tileas passes), `nvvm` (after
+    convert-tileas-to-nvvm) or `ori` (the whole flow)."""
+
+    def stage_names(self, op: ModuleOp) -> tuple[str, ...]:
+        """The passes this run applies to `op`, in order."""
+        from tileas_py.passes import PASSES
+
+        persistent = any(DYNAMIC_PERSISTENT in inner.attributes for inner in op.walk())
+        spec = op.attributes.get(TARGET_SPEC)
+        knobs = isinstance(spec, TargetSpecAttr) and spec.sm.data >= OCG_KNOB_SM
+        skipped = {
+            "tileas-dynamic-persistent": not persistent,
+            "tileas-insert-OCG-knobs": not knobs,
+        }
+        tileas = tuple(name for name in TILEAS_STAGES if not skipped.get(name))
+        if self.stop_after == "tileas":
+            return tileas
+        if self.stop_after == "nvvm":
+            return (*tileas, LOWERING_STAGES[0])
+        ptxas = tuple(name for name in PTXAS_STAGES if name in PASSES)
+        return (*tileas, *LOWERING_STAGES, *ptxas)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from tileas_py.passes import get_all_passes
+
+        if self.stop_after not in ("tileas", "nvvm", "ori"):
+            raise PassFailedException(
+                f"tileas-to-ptx: stop-after must be tileas, nvvm or ori, got "
+                f"'{self.stop_after}'"
+            )
+        passes = get_all_passes()
+        for name in self.stage_names(op):
+            passes[name]()().apply(ctx, op)
             op.verify()

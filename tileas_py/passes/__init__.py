@@ -19,11 +19,17 @@ PASSES = {
     "tileas-slicing": "tileas_py.passes.tileas.slicing:SlicingPass",
     "tileas-prepare-for-scheduling": "tileas_py.passes.tileas.prepare_for_scheduling:PrepareForSchedulingPass",
     "tileas-resolve-agent-boundary": "tileas_py.passes.tileas.resolve_agent_boundary:ResolveAgentBoundaryPass",
+    # Ori: ptxas's GMMA phases (seed 000).
+    "ori-propagate-gmma": "tileas_py.passes.ori.propagate_gmma:OriPropagateGmmaPass",
+    "ori-fixup-gmma-sequence": "tileas_py.passes.ori.fixup_gmma_sequence:OriFixupGmmaSequencePass",
+    # Named pipelines.
+    "ptxas-gmma": "tileas_py.pipelines:PtxasGmmaPipeline",
     # Lowerings.
     "convert-nvvm-to-ori": "tileas_py.passes.lowering.convert_nvvm_to_ori:ConvertNvvmToOriPass",
     "convert-tileas-to-nvvm": "tileas_py.passes.lowering.convert_tileas_to_nvvm:ConvertTileasToNvvmPass",
     # Named pipelines.
     "tileas-wgmma-to-ptx": "tileas_py.pipelines:TileasWgmmaToPtxPipeline",
+    "tileas-to-ptx": "tileas_py.pipelines:TileasToPtxPipeline",
 }
 """Each pass's name and where its class lives."""
 
