@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue, Use
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -184,6 +184,12 @@ class CTAPlanner:
             return False
         self.check_cluster(value.owner, cta)
         new_value = Rewriter.replace_value_with_new_type(value, with_cta(old_type, cta))
+        owner = new_value.owner
+        if isinstance(owner, arith.ConstantOp) and isinstance(
+            owner.value, DenseIntOrFPElementsAttr
+        ):
+            # A splat constant's value carries the result type too.
+            owner.value = DenseIntOrFPElementsAttr(new_value.type, owner.value.data)
         self.original_types[new_value] = old_type
         self.worklist.append(new_value)
         return True

@@ -25,6 +25,7 @@ MODULES = (
     "agents",
     "mbarrier",
     "pipeline",
+    "persistent",
 )
 """The pattern modules, by name inside this package."""
 

@@ -10,7 +10,8 @@ values with `llvm.store` (`st.shared`) at the (row, col) of `conventions.accumul
 `nv_tileas.tiled_store %buf, %view[...]` (a shared tile): every thread orders its shared
 writes before the async proxy (`fence.proxy.async.shared::cta`), the agent meets at a
 barrier, and its leader issues the TMA store, commits it and waits until the buffer has
-been read (`cp.async.bulk.commit_group`, `cp.async.bulk.wait_group.read 0`). The
+been read (`cp.async.bulk.commit_group`, `cp.async.bulk.wait_group.read 0`); a second
+barrier keeps the agent from writing the buffer again before that. The
 CUtensorMap's box is the tile, dimension 0 the tile's fastest (`order[0]`), no swizzle.
 
 Before:
@@ -196,6 +197,8 @@ class LowerTmaStore(RewritePattern):
             ]
         )
         rewriter.insert(scf.IfOp(leader, [], Region(block), Region()))
+        # The buffer may be written again (a persistent loop) only once it has been read.
+        agent_barrier(rewriter, op)
         rewriter.erase(op)
 
 
