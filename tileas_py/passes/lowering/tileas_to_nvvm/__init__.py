@@ -21,6 +21,7 @@ MODULES = (
     "kernel",
     "dot",
     "store",
+    "epilogue",
     "control_flow",
     "agents",
     "mbarrier",
