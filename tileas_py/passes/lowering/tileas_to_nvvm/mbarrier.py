@@ -131,7 +131,7 @@ class LowerMBarrierExpectTx(RewritePattern):
         body = on_leader(rewriter, op)
         asm = llvm.InlineAsmOp(
             "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [$0], $1;",
-            "r,r",
+            "l,r",
             [bar, bytes_],
             has_side_effects=True,
         )
@@ -176,7 +176,7 @@ class LowerAsyncArrive(RewritePattern):
         bar = to_llvm(rewriter, op.barrier, op, SHARED_PTR)
         asm = llvm.InlineAsmOp(
             "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [$0];",
-            "r",
+            "l",
             [bar],
             has_side_effects=True,
         )
