@@ -1,0 +1,107 @@
+// Every diagnostic of the agent, mbarrier, pipeline, TMA, epilogue and loop patterns of
+// convert-tileas-to-nvvm, at the op it is about.
+// RUN: not tileas-opt %s --split-input-file -p convert-tileas-to-nvvm -o /dev/null 2>&1 | filecheck %s
+
+// A warp_specialize before optimize-execution-unit-mapping.
+nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
+  nv_tileas.async.pipeline.warp_specialize {
+    nv_tileas.async.fence
+  }
+  nv_tileas.return
+}
+// CHECK: invalid-sync.mlir:7:3: error: warp_specialize has no warp assignment: run optimize-execution-unit-mapping before convert-tileas-to-nvvm
+
+// -----
+
+// A pipeline created inside an agent.
+!pipe = !nv_tileas.pipeline<2, tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>>
+nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
+  nv_tileas.async.pipeline.agent_switch num_warps = [4] warp_id = [0] agent_strides = [1] {
+    %p = nv_tileas.async.pipeline.create_pipeline : !pipe
+  }
+  nv_tileas.return
+}
+// CHECK: invalid-sync.mlir:20:5: error: create_pipeline must run on the whole CTA, not in an agent
+
+// -----
+
+// An mbarrier created inside an agent.
+nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
+  nv_tileas.async.pipeline.agent_switch num_warps = [4] warp_id = [0] agent_strides = [1] {
+    %bar = nv_tileas.mbarrier.create arrive_count = 1
+  }
+  nv_tileas.return
+}
+// CHECK: invalid-sync.mlir:31:5: error: mbarrier.create must run on the whole CTA, not in an agent
+
+// -----
+
+// A pipeline whose slots are not filled by TMA.
+!pipe = !nv_tileas.pipeline<2, tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>>
+nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
+  %p = nv_tileas.async.pipeline.create_pipeline : !pipe
+  nv_tileas.async.pipeline.producer_commit %p : !pipe
+  nv_tileas.return
+}
+// CHECK: invalid-sync.mlir:43:3: error: producer_commit: only pipelines whose slots are filled by TMA (a tiled_load copied into the acquired slot) are supported
+
+// -----
+
+// A register tile copied into a pipeline slot.
+#s = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
+#b = #nv_tileas.blocked<size_per_thread = [1, 8], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0]>
+!pipe = !nv_tileas.pipeline<2, tensor<64x64xf16, #s>>
+nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
+  %p = nv_tileas.async.pipeline.create_pipeline : !pipe
+  %t = arith.constant dense<0.0> : tensor<64x64xf16, #b>
+  %slot = nv_tileas.async.pipeline.producer_acquire %p : !pipe -> tensor<64x64xf16, #s>
+  %w = nv_tileas.copy %t, %slot : tensor<64x64xf16, #b> -> tensor<64x64xf16, #s>
+  nv_tileas.return
+}
+// CHECK: invalid-sync.mlir:58:3: error: a copy into a pipeline slot must copy a tiled_load (a TMA load); register copies into slots are not supported
+
+// -----
+
+// An accumulator copied into a swizzled buffer.
+#acc = #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 64, 16]>
+nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 4 : i32} {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %buf = nv_tileas.alloc_tensor : tensor<64x64xf32, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>
+  %w = nv_tileas.copy %zero, %buf : tensor<64x64xf32, #acc> -> tensor<64x64xf32, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>
+  nv_tileas.return
+}
+// CHECK: invalid-sync.mlir:70:3: error: an accumulator is copied only into an unswizzled row-major shared buffer (#nv_tileas.shared<swizzle = 0, order = [1, 0]>)
+
+// -----
+
+// An accumulator copy on more than one warpgroup.
+#acc = #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 64, 16]>
+nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 8 : i32} {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %buf = nv_tileas.alloc_tensor : tensor<64x64xf32, #nv_tileas.shared<swizzle = 0, order = [1, 0]>>
+  %w = nv_tileas.copy %zero, %buf : tensor<64x64xf32, #acc> -> tensor<64x64xf32, #nv_tileas.shared<swizzle = 0, order = [1, 0]>>
+  nv_tileas.return
+}
+// CHECK: invalid-sync.mlir:82:3: error: an accumulator copy must run on one warpgroup (4 warps)
+
+// -----
+
+// A non-zero accumulator constant.
+#acc = #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 64, 16]>
+nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
+  %one = arith.constant dense<1.0> : tensor<64x64xf32, #acc>
+  nv_tileas.return
+}
+// CHECK: invalid-sync.mlir:92:3: error: only a zero accumulator constant is supported
+
+// -----
+
+// A TMA store of a register tile.
+#b = #nv_tileas.blocked<size_per_thread = [1, 8], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0]>
+nv_tileas.kernel @k(%v: !nv_tileas.tiled_view<64x64xf16>) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
+  %t = arith.constant dense<0.0> : tensor<64x64xf16, #b>
+  %c0 = arith.constant 0 : index
+  nv_tileas.tiled_store %t, %v[%c0, %c0] : tensor<64x64xf16, #b> -> !nv_tileas.tiled_view<64x64xf16>
+  nv_tileas.return
+}
+// CHECK: invalid-sync.mlir:104:3: error: tiled_store stores shared tiles only (by TMA); copy a register tile into a #nv_tileas.shared buffer first
