@@ -1,0 +1,57 @@
+"""Every example runs with one command, and the real ptxas assembles the Hopper ones.
+
+`examples/*sm90*.mlir` go through `tileas-opt FILE -p tileas-to-ptx -t ptx` and
+`ptxas -arch=sm_90a`: no error, no warning, no GMMA diagnostic (nothing serialized, no
+wait injected), and the SASS holds one HGMMA per WGMMA instruction of each consumer's
+K step (the loop is not unrolled: 2 consumers x 4 m64n128k16 per 64-deep K step). The
+sm_100 example runs its one command to the tile level, where the OCG knobs are.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from tileas_py.hw.gmma_diagnostics import parse_ptxas_output
+from tileas_py.ptx.toolchain import disassemble, run_ptxas
+from tileas_py.tools.tileas_opt import run_tool
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO_ROOT / "examples"
+HOPPER = sorted(p for p in EXAMPLES.glob("*sm90*.mlir") if "nvvm" not in p.name)
+HGMMA_PER_KERNEL = 8
+"""Two consumer warpgroups, each K step a 64x128x64 dot = 4 x m64n128k16."""
+
+
+def test_there_are_the_gemm_examples() -> None:
+    assert {p.stem for p in HOPPER} >= {
+        "gemm_sm90a",
+        "gemm_persistent_sm90a",
+        "gemm_cluster_sm90a",
+    }
+
+
+@pytest.mark.parametrize("example", HOPPER, ids=[p.stem for p in HOPPER])
+def test_hopper_example_assembles_cleanly(example: Path, tmp_path: Path) -> None:
+    ptx = tmp_path / example.with_suffix(".ptx").name
+    args = [str(example), "-p", "tileas-to-ptx", "-t", "ptx", "-o", str(ptx)]
+    assert run_tool(args) == 0
+    result = run_ptxas(ptx)
+    assert result.ok, "\n".join(result.messages)
+    assert not [m for m in result.messages if "warning" in m or "error" in m]
+    assert parse_ptxas_output(result.stdout + result.stderr) == []
+    sass = disassemble(ptx.with_suffix(".cubin"))
+    hgmma = [line for line in sass if line.startswith("HGMMA.64x128x16.F32")]
+    assert len(hgmma) == HGMMA_PER_KERNEL
+
+
+def test_sm100_example_reaches_the_tile_level_with_its_knobs(
+    tmp_path: Path
+) -> None:
+    example = EXAMPLES / "ocg_knobs_sm100a.mlir"
+    out = tmp_path / "out.mlir"
+    args = [str(example), "-p", "tileas-to-ptx{stop-after=tileas}", "-o", str(out)]
+    assert run_tool(args) == 0
+    text = out.read_text()
+    assert text.count("global knob SchedResBusyXU64=1") == 1
+    assert text.count("next knob FenceCode") == 2
+    assert "nv_tileas.async.pipeline.agent_switch" in text
