@@ -43,6 +43,7 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
     Float16Type,
+    FloatTF32Type,
     IntAttr,
     IntegerType,
     TensorType,
@@ -82,6 +83,8 @@ def element_bits(t: Attribute) -> int:
     if isinstance(t, IntegerType):
         return cast(IntegerType, t).bitwidth
     assert isinstance(t, AnyFloat)
+    if isinstance(t, FloatTF32Type):
+        return 32  # tf32 occupies a 32-bit container (bitwidth says 19)
     bits: int = t.bitwidth
     return bits
 
@@ -147,7 +150,11 @@ def convert_type(t: Attribute) -> Attribute | None:
         if isinstance(encoding, MmaEncodingAttr):
             return fragment_type(cast(TensorType[Attribute], t))
         return None
-    if isinstance(t, IntegerType | AnyFloat) or t.name == "index":
+    if (
+        isinstance(t, IntegerType | AnyFloat)
+        or t.name == "index"
+        or t.name.startswith("llvm.")
+    ):
         return cast(Attribute, t)
     return None
 
