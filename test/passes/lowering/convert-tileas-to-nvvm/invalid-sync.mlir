@@ -86,16 +86,6 @@ nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec
 
 // -----
 
-// A non-zero accumulator constant.
-#acc = #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 64, 16]>
-nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
-  %one = arith.constant dense<1.0> : tensor<64x64xf32, #acc>
-  nv_tileas.return
-}
-// CHECK: invalid-sync.mlir:92:3: error: only a zero accumulator constant is supported
-
-// -----
-
 // A TMA store of a register tile.
 #b = #nv_tileas.blocked<size_per_thread = [1, 8], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0]>
 nv_tileas.kernel @k(%v: !nv_tileas.tiled_view<64x64xf16>) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
@@ -104,4 +94,4 @@ nv_tileas.kernel @k(%v: !nv_tileas.tiled_view<64x64xf16>) attributes {nv_tileaa.
   nv_tileas.tiled_store %t, %v[%c0, %c0] : tensor<64x64xf16, #b> -> !nv_tileas.tiled_view<64x64xf16>
   nv_tileas.return
 }
-// CHECK: invalid-sync.mlir:104:3: error: tiled_store stores shared tiles only (by TMA); copy a register tile into a #nv_tileas.shared buffer first
+// CHECK: invalid-sync.mlir:94:3: error: tiled_store stores shared tiles only (by TMA); copy a register tile into a #nv_tileas.shared buffer first

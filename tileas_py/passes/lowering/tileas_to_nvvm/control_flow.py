@@ -1,4 +1,4 @@
-"""`scf` loops and `arith` constants that carry tile values, in `convert-tileas-to-nvvm`.
+"""`scf` loops that carry tile values, in `convert-tileas-to-nvvm`.
 
 `convert-nvvm-to-ori` lowers `scf` itself; here a loop only changes the types it carries
 (MLIR's structural type conversion, https://mlir.llvm.org/docs/DialectConversion/): an
@@ -27,12 +27,8 @@ After:
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, llvm, scf
-from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
-    TensorType,
-    UnrealizedConversionCastOp,
-)
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import TensorType, UnrealizedConversionCastOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -41,10 +37,8 @@ from xdsl.pattern_rewriter import (
 )
 
 from tileas_py.diagnostics import emit_error
-from tileas_py.dialects.nv_tileas.attrs import MmaEncodingAttr
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     convert_type,
-    fragment_type,
     to_llvm,
 )
 
@@ -104,28 +98,4 @@ class ConvertLoopCarriedTiles(RewritePattern):
         rewriter.replace(op, new_ops, results)
 
 
-class LowerZeroAccumulator(RewritePattern):
-    """A zero splat accumulator constant is `llvm.mlir.zero` of its fragments."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: arith.ConstantOp, rewriter: PatternRewriter
-    ) -> None:
-        t = op.result.type
-        if not (isinstance(t, TensorType) and isinstance(t.encoding, MmaEncodingAttr)):
-            return
-        value = op.value
-        if not (
-            isinstance(value, DenseIntOrFPElementsAttr)
-            and all(v == 0 for v in value.get_values())
-        ):
-            emit_error(op, "only a zero accumulator constant is supported")
-        zero = llvm.ZeroOp.build(result_types=[fragment_type(t)])
-        cast = UnrealizedConversionCastOp.get([zero.res], [t])
-        rewriter.replace(op, [zero, cast], cast.results)
-
-
-PATTERNS: tuple[RewritePattern, ...] = (
-    ConvertLoopCarriedTiles(),
-    LowerZeroAccumulator(),
-)
+PATTERNS: tuple[RewritePattern, ...] = (ConvertLoopCarriedTiles(),)
