@@ -44,9 +44,7 @@ def test_hopper_example_assembles_cleanly(example: Path, tmp_path: Path) -> None
     assert len(hgmma) == HGMMA_PER_KERNEL
 
 
-def test_sm100_example_reaches_the_tile_level_with_its_knobs(
-    tmp_path: Path
-) -> None:
+def test_sm100_example_reaches_the_tile_level_with_its_knobs(tmp_path: Path) -> None:
     example = EXAMPLES / "ocg_knobs_sm100a.mlir"
     out = tmp_path / "out.mlir"
     args = [str(example), "-p", "tileas-to-ptx{stop-after=tileas}", "-o", str(out)]

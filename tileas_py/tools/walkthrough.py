@@ -80,7 +80,11 @@ def _abridge(text: str) -> str:
     shown = rest[:HEAD_LINES]
     omitted = len(lines) - len(head) - len(shown)
     return "\n".join(
-        [*head, f"    // ... {omitted} more lines; the ones about synchronisation and WGMMA:", *shown]
+        [
+            *head,
+            f"    // ... {omitted} more lines; the ones about synchronisation and WGMMA:",
+            *shown,
+        ]
     )
 
 

@@ -12,10 +12,17 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import (
+    AnyDenseElement,
+    DenseIntOrFPElementsAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue, Use
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -189,7 +196,8 @@ class CTAPlanner:
             owner.value, DenseIntOrFPElementsAttr
         ):
             # A splat constant's value carries the result type too.
-            owner.value = DenseIntOrFPElementsAttr(new_value.type, owner.value.data)
+            new_type = cast(TensorType[AnyDenseElement], new_value.type)
+            owner.value = DenseIntOrFPElementsAttr(new_type, owner.value.data)
         self.original_types[new_value] = old_type
         self.worklist.append(new_value)
         return True

@@ -27,6 +27,8 @@ After:
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType, UnrealizedConversionCastOp
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -47,7 +49,7 @@ def _converted(t: Attribute) -> Attribute | None:
     """The LLVM type a carried tile becomes; None if `t` stays as it is."""
     if not isinstance(t, TensorType):
         return None
-    converted = convert_type(t)
+    converted = convert_type(cast(TensorType[Attribute], t))
     return converted if converted != t else None
 
 
@@ -83,7 +85,9 @@ class ConvertLoopCarriedTiles(RewritePattern):
         assert isinstance(yield_, scf.YieldOp)
         for index, t in enumerate(types):
             if t is not None:
-                yield_.operands[index] = to_llvm(rewriter, yield_.operands[index], yield_, t)
+                yield_.operands[index] = to_llvm(
+                    rewriter, yield_.operands[index], yield_, t
+                )
         loop = scf.ForOp(op.lb, op.ub, op.step, inits, body)
         loop.attributes.update(op.attributes)
         new_ops: list[Operation] = [loop]

@@ -34,12 +34,14 @@ After (abridged):
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects import arith, llvm, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     Float32Type,
-    IntegerType,
     TensorType,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Block, Region, SSAValue
@@ -92,7 +94,9 @@ def _fragment_base(rewriter: PatternRewriter, width: int, bytes_: int) -> SSAVal
     `width` elements wide: `((16 (warp % 4) + lane / 4) width + 2 (lane % 4)) bytes`."""
     tid = thread_id(rewriter)
 
-    def binary(kind: type[arith.SignlessIntegerBinaryOperation], a: SSAValue, b: int) -> SSAValue:
+    def binary(
+        kind: type[arith.SignlessIntegerBinaryOperation], a: SSAValue, b: int
+    ) -> SSAValue:
         return rewriter.insert(kind(a, constant(rewriter, b))).result
 
     warp = binary(arith.AndIOp, binary(arith.ShRUIOp, tid, 5), WARPGROUP_WARPS - 1)
@@ -113,8 +117,10 @@ class LowerAccumulatorToShared(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: CopyOp, rewriter: PatternRewriter) -> None:
-        source, dest = op.source.type, op.dest.type
-        assert isinstance(source, TensorType) and isinstance(dest, TensorType)
+        source = cast(TensorType[Attribute], op.source.type)
+        dest = cast(TensorType[Attribute], op.dest.type)
+        assert isinstance(source, TensorType)
+        assert isinstance(dest, TensorType)
         if not isinstance(source.encoding, MmaEncodingAttr):
             return
         encoding = dest.encoding
@@ -129,7 +135,7 @@ class LowerAccumulatorToShared(RewritePattern):
                 "buffer (#nv_tileas.shared<swizzle = 0, order = [1, 0]>)",
             )
         element: Attribute = source.get_element_type()
-        if not isinstance(element, Float32Type | IntegerType):
+        if not (isinstance(element, Float32Type) or element == i32):
             emit_error(op, "only f32 and i32 accumulators are copied to shared memory")
         if executing_warps(op) != WARPGROUP_WARPS:
             emit_error(op, "an accumulator copy must run on one warpgroup (4 warps)")
@@ -203,4 +209,3 @@ class LowerTmaStore(RewritePattern):
 
 
 PATTERNS: tuple[RewritePattern, ...] = (LowerAccumulatorToShared(), LowerTmaStore())
-

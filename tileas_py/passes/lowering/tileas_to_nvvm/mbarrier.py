@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, llvm, scf
 from xdsl.dialects.builtin import IntegerAttr, i32
-from xdsl.ir import Operation, Region, Block
+from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -114,7 +114,8 @@ class LowerMBarrierArrive(RewritePattern):
         bar = to_llvm(rewriter, op.barrier, op, SHARED_PTR)
         body = on_leader(rewriter, op)
         body.insert_op_before(
-            nvvm_mbarrier.MBarrierArriveOp(bar, with_state=False), body.first_op  # pyright: ignore[reportArgumentType]
+            nvvm_mbarrier.MBarrierArriveOp(bar, with_state=False),
+            body.first_op,  # pyright: ignore[reportArgumentType]
         )
         rewriter.erase(op)
 
@@ -210,4 +211,3 @@ PATTERNS: tuple[RewritePattern, ...] = (
     LowerAsyncArrive(),
     LowerClusterBarrier(),
 )
-

@@ -31,6 +31,8 @@ The pipeline value is handed between patterns as a cast of (slots, barriers, cou
 
 from __future__ import annotations
 
+from typing import cast
+
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
     IntegerAttr,
@@ -285,7 +287,9 @@ class LowerProducerCommit(RewritePattern):
         t = op.pipeline.type
         assert isinstance(t, PipelineType)
         if not isinstance(t.slot_type.encoding, SharedEncodingAttr):
-            emit_error(op, "producer_commit: the pipeline's slots are not in shared memory")
+            emit_error(
+                op, "producer_commit: the pipeline's slots are not in shared memory"
+            )
         owner = op.pipeline.owner
         assert isinstance(owner, Operation)
         if TMA_FILLED not in owner.attributes:
@@ -354,6 +358,7 @@ class LowerConsumeOne(RewritePattern):
         state.wait(rewriter, state.barrier(rewriter, PRODUCER), state.phase)
         slot_type = op.body.block.args[0].type
         assert isinstance(slot_type, TensorType)
+        slot_type = cast(TensorType[Attribute], slot_type)
         slot = _slot_tensor(rewriter, op, state.slot(rewriter), slot_type)
         terminator = op.body.block.last_op
         assert isinstance(terminator, async_ops.PipelineYieldOp)

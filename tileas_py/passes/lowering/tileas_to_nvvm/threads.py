@@ -12,8 +12,6 @@ verifier), so thread 0 of the agent is the thread with `tid.x % (32 * warps) == 
 from __future__ import annotations
 
 from xdsl.dialects import arith, llvm
-from typing import cast
-
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -60,7 +58,7 @@ def kernel_warps(op: Operation) -> int:
             warps = attr.value.data
         reqntid = parent.attributes.get("nvvm.reqntid")
         if isinstance(reqntid, DenseArrayBase):
-            warps = cast(int, reqntid.get_values()[0]) // WARP_SIZE
+            warps = int(reqntid.get_values()[0]) // WARP_SIZE
         parent = parent.parent_op()
     return warps
 
@@ -71,7 +69,9 @@ def executing_warps(op: Operation) -> int:
     return kernel_warps(op) if agent is None else agent[1]
 
 
-def constant(rewriter: PatternRewriter, value: int, type: IntegerType = i32) -> SSAValue:
+def constant(
+    rewriter: PatternRewriter, value: int, type: IntegerType = i32
+) -> SSAValue:
     """An integer constant at the rewriter's insertion point."""
     return rewriter.insert(arith.ConstantOp(IntegerAttr(value, type))).result
 

@@ -44,9 +44,7 @@ def coordinates(
     rewriter: PatternRewriter, indices: tuple[SSAValue, ...], order: tuple[int, ...]
 ) -> list[SSAValue]:
     """The tile's indices as i32 TMA coordinates, fastest dimension first."""
-    return [
-        rewriter.insert(arith.IndexCastOp(indices[d], i32)).result for d in order
-    ]
+    return [rewriter.insert(arith.IndexCastOp(indices[d], i32)).result for d in order]
 
 
 def lower_copy_into_slot(
