@@ -18,7 +18,9 @@ https://mlir.llvm.org/docs/DialectConversion/). In order:
 4. an op still holding tile values is reported, once, at its location:
    `'nv_tileas.xxx' is not supported by convert-tileas-to-nvvm`;
 5. the casts between patterns are folded away (a cast back to the type a value had
-   cancels it); a cast that remains is reported at the op that uses it.
+   cancels it); a cast that remains is reported at the op that uses it;
+6. LLVM constants and aggregates that nothing reads any more (a constant accumulator a
+   WGMMA ignores) are erased, so that no instruction is emitted for them.
 
 Before:
 
@@ -48,11 +50,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects.nv_tileaa import TARGET_SPEC, TargetSpecAttr
@@ -164,3 +167,25 @@ class ConvertTileasToNvvmPass(ModulePass):
             if _is_unlowered(inner):
                 emit_error(inner, f"'{inner.name}' is not supported by {PASS_NAME}")
         fold_casts(op)
+        erase_dead_llvm_values(op)
+
+
+_VALUE_BUILDERS = (
+    llvm.ConstantOp,
+    llvm.ZeroOp,
+    llvm.UndefOp,
+    llvm.InsertValueOp,
+    llvm.ExtractValueOp,
+)
+
+
+def erase_dead_llvm_values(module: ModuleOp) -> None:
+    """Erase the constants and aggregates that nothing reads (a constant accumulator that
+    a WGMMA ignores: convert-nvvm-to-ori would move it into registers)."""
+    for function in module.body.block.ops:
+        if not isinstance(function, llvm.FuncOp):
+            continue
+        for op in reversed(list(function.walk())):
+            if isinstance(op, _VALUE_BUILDERS) and is_trivially_dead(op):
+                op.detach()
+                op.erase()

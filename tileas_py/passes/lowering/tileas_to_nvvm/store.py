@@ -12,9 +12,9 @@ Example:
     %view = builtin.unrealized_conversion_cast %out : !llvm.ptr<1> to !nv_tileas.tiled_view<128x128xf32>
     nv_tileas.tiled_store %d, %view[%i, %j] : tensor<128x128xf32, #mma> -> !nv_tileas.tiled_view<128x128xf32>
 
-becomes (per thread, `tid` its thread index in the warpgroup):
+becomes (per thread, `t = tid.x % 128` its index in the warpgroup):
 
-    row0 = 16 (tid / 32) + (tid % 32) / 4,  col0 = 2 (tid % 4)
+    row0 = 16 (t / 32) + (t % 32) / 4,  col0 = 2 (t % 4)
     base = out + ((i + row0) * 128 + j + col0) * 4
     llvm.store <value j of tile (m, n)>, base + offset(m, n, j)
 """
@@ -104,8 +104,10 @@ class LowerAccumulatorStore(RewritePattern):
 
         tid = add(sreg.ThreadIdXOp(i32))
         tid64 = add(llvm.ZExtOp(tid, i64))
-        warp = add(llvm.UDivOp(tid64, const(32)))
-        lane = add(llvm.URemOp(tid64, const(32)))
+        # The thread's index in its warpgroup: the accumulator belongs to a warpgroup.
+        thread = add(llvm.URemOp(tid64, const(wgmma_layout.WARPGROUP_THREADS)))
+        warp = add(llvm.UDivOp(thread, const(32)))
+        lane = add(llvm.URemOp(thread, const(32)))
         row = add(
             llvm.AddOp(
                 add(llvm.MulOp(warp, const(wgmma_layout.ROWS_PER_WARP))),
