@@ -21,7 +21,12 @@ def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
 
         return PtxTarget
 
-    return {"ptx": get_ptx}
+    def get_sass_sync() -> type[Target]:
+        from tileas_py.ptx.sass_listing import SassSyncTarget
+
+        return SassSyncTarget
+
+    return {"ptx": get_ptx, "sass-sync": get_sass_sync}
 
 
 UNIVERSE = Universe(

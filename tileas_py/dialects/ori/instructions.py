@@ -194,12 +194,16 @@ class InstructionOp(IRDLOperation, ABC):
             )
         if self.guard_negated is not None and self.guard is None:
             raise VerifyException("a negated guard needs a guard predicate")
+        self.verify_mnemonic()
+        self.verify_instruction()
+
+    def verify_mnemonic(self) -> None:
+        """Check that this op is the one `instruction_class` picks for its mnemonic."""
         expected = instruction_class(self.opcode.data)
         if expected is not type(self):
             raise VerifyException(
                 f"PTX instruction '{self.opcode.data}' must be an '{expected.name}' op"
             )
-        self.verify_instruction()
 
     def verify_instruction(self) -> None:
         """Rules of one instruction family, on top of the shared ones."""
@@ -565,6 +569,31 @@ class MbarrierOp(InstructionOp):
 
 
 @irdl_op_definition
+class MbarrierWaitOp(InstructionOp):
+    """ptxas's `_mbarrier.try_wait.parity` pseudo-instruction: wait until a phase completes.
+
+    Seed 003's MBARRIER_TRY_WAIT_PARITY: a blocking wait that `ori-expand-mbarrier` expands
+    into the native retry loop `WAIT: mbarrier.try_wait.parity %p, [addr], parity;
+    @!%p bra WAIT;`. Not PTX: the PTX reader rejects the mnemonic and the PTX writer prints
+    that loop in a `{ }` scope of its own.
+
+    Example:
+        ori.mbarrier.wait "_mbarrier.try_wait.parity.shared::cta.b64" ([@bar], %r1)
+    """
+
+    name = "ori.mbarrier.wait"
+    PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("_mbarrier.try_wait",)
+
+    def verify_instruction(self) -> None:
+        self._expect_operand_count(2)
+
+    @property
+    def native_opcode(self) -> str:
+        """The PTX mnemonic of the try_wait the loop runs."""
+        return self.opcode.data.removeprefix("_")
+
+
+@irdl_op_definition
 class CpAsyncOp(InstructionOp):
     """`cp.async.ca` / `cp.async.cg`: a non-bulk asynchronous copy to shared memory.
 
@@ -698,6 +727,7 @@ INSTRUCTION_OPS: tuple[type[InstructionOp], ...] = (
     MembarOp,
     FenceOp,
     MbarrierOp,
+    MbarrierWaitOp,
     CpAsyncOp,
     CpAsyncCommitGroupOp,
     CpAsyncWaitGroupOp,
