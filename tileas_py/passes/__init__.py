@@ -18,7 +18,21 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return LateExpandSyncPass
 
+    def get_remove_redundant_barriers() -> type[ModulePass]:
+        from tileas_py.passes.ori.remove_redundant_barriers import (
+            RemoveRedundantBarriersPass,
+        )
+
+        return RemoveRedundantBarriersPass
+
+    def get_optimize_sync() -> type[ModulePass]:
+        from tileas_py.passes.ori.optimize_sync import OptimizeSyncPass
+
+        return OptimizeSyncPass
+
     return {
+        "ori-remove-redundant-barriers": get_remove_redundant_barriers,
+        "ori-optimize-sync": get_optimize_sync,
         "ori-expand-mbarrier": get_expand_mbarrier,
         "ori-late-expand-sync": get_late_expand_sync,
     }

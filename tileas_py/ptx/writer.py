@@ -328,17 +328,18 @@ class _FunctionWriter:
         self.wait_loops += 1
         registers = iter(op.registers)
         operands = ", ".join(self._operand(o, registers) for o in op.layout)
-        guard = ""
+        guard = skip = ""
         if op.guard is not None:
-            guard = f"@{'!' if op.guard_negated else ''}{self.names[op.guard]} "
+            name = self.names[op.guard]
+            guard = f"@{'!' if op.guard_negated else ''}{name} "
+            # A false guard skips the wait: the loop must not spin on a stale predicate.
+            skip = f"\t@{'' if op.guard_negated else '!'}{name} bra \t{label}_done;\n"
         yield "\t{\n\t.reg .pred \t%p_wait;\n"
         yield f"{label}:\n"
         yield f"\t{guard}{op.native_opcode} \t%p_wait, {operands};\n"
-        if guard:
-            # A false guard skips the wait: the loop must not spin on a stale predicate.
-            yield f"\t@{'' if op.guard_negated else '!'}{self.names[op.guard]} bra \t{label}_done;\n"
+        yield skip
         yield f"\t@!%p_wait bra \t{label};\n"
-        if guard:
+        if skip:
             yield f"{label}_done:\n"
         yield "\t}\n"
 

@@ -90,3 +90,9 @@ def block_instructions(block: Block) -> Iterator[InstructionOp]:
 def opcode_parts(inst: InstructionOp) -> list[str]:
     """The dot-separated parts of the mnemonic: `['bar', 'sync']`."""
     return inst.opcode.data.split(".")
+
+
+def erase(op: Operation) -> None:
+    """Remove an instruction from its block and drop it."""
+    op.detach()
+    op.erase()
