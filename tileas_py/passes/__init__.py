@@ -30,7 +30,31 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return OptimizeSyncPass
 
+    def get_stage_and_fence() -> type[ModulePass]:
+        from tileas_py.passes.ori.stage_and_fence import StageAndFencePass
+
+        return StageAndFencePass
+
+    def get_do_synchronization() -> type[ModulePass]:
+        from tileas_py.passes.ori.do_synchronization import DoSynchronizationPass
+
+        return DoSynchronizationPass
+
+    def get_apply_post_sync_wars() -> type[ModulePass]:
+        from tileas_py.passes.ori.apply_post_sync_wars import ApplyPostSyncWarsPass
+
+        return ApplyPostSyncWarsPass
+
+    def get_fixup_tex_depbar() -> type[ModulePass]:
+        from tileas_py.passes.ori.fixup_tex_depbar import FixupTexDepbarPass
+
+        return FixupTexDepbarPass
+
     return {
+        "ori-do-synchronization": get_do_synchronization,
+        "ori-apply-post-sync-wars": get_apply_post_sync_wars,
+        "ori-fixup-tex-depbar": get_fixup_tex_depbar,
+        "ori-stage-and-fence": get_stage_and_fence,
         "ori-remove-redundant-barriers": get_remove_redundant_barriers,
         "ori-optimize-sync": get_optimize_sync,
         "ori-expand-mbarrier": get_expand_mbarrier,
