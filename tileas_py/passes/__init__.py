@@ -50,7 +50,13 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return FixupTexDepbarPass
 
+    def get_validate_memory_order() -> type[ModulePass]:
+        from tileas_py.passes.ori.validate_memory_order import ValidateMemoryOrderPass
+
+        return ValidateMemoryOrderPass
+
     return {
+        "ori-validate-memory-order": get_validate_memory_order,
         "ori-do-synchronization": get_do_synchronization,
         "ori-apply-post-sync-wars": get_apply_post_sync_wars,
         "ori-fixup-tex-depbar": get_fixup_tex_depbar,
