@@ -55,7 +55,13 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ValidateMemoryOrderPass
 
+    def get_ptxas_pipeline() -> type[ModulePass]:
+        from tileas_py.pipelines import PtxasPipelinePass
+
+        return PtxasPipelinePass
+
     return {
+        "ptxas-pipeline": get_ptxas_pipeline,
         "ori-validate-memory-order": get_validate_memory_order,
         "ori-do-synchronization": get_do_synchronization,
         "ori-apply-post-sync-wars": get_apply_post_sync_wars,

@@ -27,8 +27,9 @@ instruction): an instruction records its own opcode in `ori.sass_opcode`, and wh
 adds around it becomes `ori.sass` ops (fences of a memory order, `CCTL.IVALL`, the runtime
 cluster-launch test of cluster barriers, the uniform-flag test of `fence.proxy.alias`, the
 `ELECT` / `BRA.U.ANY` issue loop of TMA loads and reductions, `setmaxnreg`'s retry branch).
-`setmaxnreg` is dropped, with ptxas's C7508 remark, when the kernel's register count at entry
-is unknown (no `.maxnreg` or `.minnctapersm`). Instructions a pass already lowered
+`setmaxnreg` is dropped with ptxas's remark when the kernel's register count at entry is
+unknown (no `.maxnreg` or `.minnctapersm`: C7508), under `-g` (C7505), and under `-c` in a
+kernel that calls an extern function (C7504). Instructions a pass already lowered
 (`ori-expand-mbarrier` does the mbarriers) are left alone.
 
 Not modelled: if-conversion and unrolling (general optimizations, not sync phases), the
@@ -84,6 +85,7 @@ from tileas_py.hw.sync.sass import (
 )
 from tileas_py.passes.ori.common import (
     block_instructions,
+    callee_name,
     defined_functions,
     insert_after,
     insert_before,
@@ -140,6 +142,10 @@ class LateExpandSyncPass(ModulePass):
     errbar_form: Literal["errbar", "bar-sync-15"] = "errbar"
     """`errbar`: ptxas 13.5's ERRBAR (+ CGAERRBAR); `bar-sync-15`: seed 003's BAR.SYNC 15
     after sys-scope memory barriers."""
+    compile_only: bool = False
+    """ptxas's `-c`: a kernel that calls an extern function drops `setmaxnreg` (C7504)."""
+    debug: bool = False
+    """ptxas's `-g`: `setmaxnreg` is dropped to allow debugging (C7505)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         arch = target_arch(op)
@@ -189,7 +195,6 @@ class _Expansion:
     callees: _CalleeDivergence
     bsync_of: dict[SassOp, SassOp] = field(default_factory=dict[SassOp, SassOp])
     inline_waits: set[InstructionOp] = field(default_factory=set[InstructionOp])
-    dropped_setmaxnreg: bool = False
 
     @property
     def sm(self) -> int:
@@ -207,19 +212,35 @@ class _Expansion:
     # -- setmaxnreg needs a known register count at entry --------------------------------
 
     def drop_setmaxnreg(self) -> None:
+        """ptxas ignores `setmaxnreg` (with a remark) under `-g`, in a `-c` kernel that calls
+        an extern function, and when the register count at entry is unknown."""
+        reason = self.setmaxnreg_ignored()
+        if reason is None:
+            return
+        dropped = [
+            i for i in instructions(self.func) if opcode_parts(i)[0] == "setmaxnreg"
+        ]
+        for inst in dropped:
+            set_sass_opcode(inst, "")
+        if dropped:
+            remark = SyncDiagnostic(SYNC_MESSAGE_BY_NAME[reason])
+            emit_remark(dropped[0], remark.format())
+
+    def setmaxnreg_ignored(self) -> str | None:
+        """The name of ptxas's message for ignoring this function's `setmaxnreg`, if any."""
+        if self.options.debug:
+            return "setmaxnreg-ignored-debug"
+        if self.options.compile_only and any(
+            isinstance(i, CallOp)
+            and ocg_intrinsic(i) is None
+            and callee_name(i) not in self.callees.by_name
+            for i in instructions(self.func)
+        ):
+            return "setmaxnreg-ignored-units"
         known = any(
             d.directive.data in REGISTER_COUNT_DIRECTIVES for d in self.func.directives
         )
-        for inst in instructions(self.func):
-            if opcode_parts(inst)[0] != "setmaxnreg" or known:
-                continue
-            set_sass_opcode(inst, "")
-            if not self.dropped_setmaxnreg:
-                self.dropped_setmaxnreg = True
-                remark = SyncDiagnostic(
-                    SYNC_MESSAGE_BY_NAME["setmaxnreg-ignored-entry-count"]
-                )
-                emit_remark(inst, remark.format())
+        return None if known else "setmaxnreg-ignored-entry-count"
 
     # -- MBARRIER.WAIT: spin loops ----------------------------------------------------------
 

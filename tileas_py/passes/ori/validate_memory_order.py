@@ -4,7 +4,8 @@ Seed 003's "Memory Order Intrinsic Lowering": before the sync phases, ptxas vali
 scope / memory-order / mmio rules and the mbarrier (bulk copy) subop rules of what it
 lowers, with codes C7300-C7308. ptxas 13.5 does it in two places, and so does this pass:
 
-- the PTX front end, on `ld` / `st` (memory order, scope, `.mmio`, `.volatile`, state
+- the PTX front end, on unknown `.pragma`s (a warning: ptxas takes no knob from PTX, not
+  `DisableErrbarAfterMembar=1` either), on `ld` / `st` (memory order, scope, `.mmio`, `.volatile`, state
   space), `fence` / `membar` (scope, level) and `bar` / `barrier` (id, thread count): all
   errors of the module, each as `ptxas k.ptx, line N; error   : ...`, then the abort;
 - the OCG intrinsic lowering, on calls of `__nv_ptx_builtin_ocg_*` (`tileas_py.hw.sync.
@@ -43,7 +44,7 @@ from tileas_py.dialects.ori.instructions import (
     MbarrierOp,
     MembarOp,
 )
-from tileas_py.dialects.ori.module_ops import VersionOp
+from tileas_py.dialects.ori.module_ops import PragmaOp, VersionOp
 from tileas_py.hw.sync.diagnostics import (
     SYNC_MESSAGE_BY_NAME,
     MemoryOrder,
@@ -75,6 +76,8 @@ _FENCE_SCOPES = {
     "gl": Scope.GPU,
 }
 HOPPER = 90
+KNOWN_PRAGMAS = frozenset({"nounroll", "enable_smem_spilling", "used_bytes_mask"})
+"""The `.pragma` strings of the PTX ISA; ptxas 13.5 warns about any other."""
 ACQUIRE_RELEASE_FENCES = (8, 6)
 """`fence.acquire` / `fence.release` need PTX ISA 8.6."""
 _BARRIERS = ("bar.sync", "bar.arrive", "barrier.sync", "barrier.arrive")
@@ -95,6 +98,8 @@ class ValidateMemoryOrderPass(ModulePass):
     """ptxas's `--warning-as-error`: a warning is an error."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if not self.suppress_warnings:
+            self._check_pragmas(op)
         functions = defined_functions(op)
         target = _Target(target_sm(op), ptx_version(op))
         errors: list[tuple[InstructionOp, SyncDiagnostic]] = []
@@ -114,6 +119,17 @@ class ValidateMemoryOrderPass(ModulePass):
             for inst in instructions(func):
                 if isinstance(inst, CallOp):
                     self._check_call(inst, declarations)
+
+    def _check_pragmas(self, module: ModuleOp) -> None:
+        """ptxas warns about every pragma it does not know; knobs such as
+        `DisableErrbarAfterMembar=1` cannot be set that way."""
+        for pragma in module.walk():
+            if not isinstance(pragma, PragmaOp):
+                continue
+            for text in pragma.strings:
+                if text.data.split(" ", 1)[0] not in KNOWN_PRAGMAS:
+                    warning = _message("pragma-unsupported", text.data)
+                    emit(pragma, "warning", warning.format())
 
     def _check_call(self, call: CallOp, declarations: dict[str, FuncOp]) -> None:
         name = ocg_intrinsic(call)
