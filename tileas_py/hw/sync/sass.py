@@ -347,7 +347,7 @@ SYNC_LOWERINGS: tuple[SyncLowering, ...] = (
     ),
     # -- bulk copies and TMA (one elected lane, in a uniform loop)
     SyncLowering(
-        r"cp\.async\.bulk\.tensor\.(?P<dim>\dd)\.shared::cluster\.global(\..+)?",
+        r"cp\.async\.bulk\.tensor\.(?P<dim>\dd)\.shared::(cluster|cta)\.global(\..+)?",
         ("UTMALDG.{dim}",),
         since=90,
     ),
@@ -365,7 +365,9 @@ SYNC_LOWERINGS: tuple[SyncLowering, ...] = (
         r"cp\.async\.bulk\.global\.shared::cta(\..+)?", ("UBLKCP.G.S",), since=90
     ),
     SyncLowering(
-        r"cp\.async\.bulk\.shared::cluster\.global(\..+)?", ("UBLKCP.S.G",), since=90
+        r"cp\.async\.bulk\.shared::(cluster|cta)\.global(\..+)?",
+        ("UBLKCP.S.G",),
+        since=90,
     ),
     SyncLowering(r"cp\.async\.bulk\.prefetch\.L2\.global", ("UBLKPF.L2",), since=90),
     SyncLowering(r"cp\.async\.bulk\.commit_group", ("UTMACMDFLUSH",), since=90),

@@ -102,9 +102,11 @@ class ExpandMbarrierPass(ModulePass):
             self._fence_inits(func, uniformity)
 
     def _fence_inits(self, func: FuncOp, uniformity: Uniformity) -> None:
-        entry = list(func.body.blocks)[1] if len(func.body.blocks) > 1 else None
+        entry = _entry_chain(func)
+        stored_shared = False
         for block in list(func.body.blocks)[1:]:
-            stored_shared = False
+            if block not in entry:
+                stored_shared = True
             for inst in list(block_instructions(block)):
                 if _is_init(inst):
                     per_thread = any(
@@ -113,14 +115,30 @@ class ExpandMbarrierPass(ModulePass):
                     if per_thread:
                         insert_before(inst, [new_sass("BRA.U.ANY", inst)])
                         insert_after(inst, [new_sass("BRA.U.ANY", inst)])
-                    if (
-                        block is not entry
-                        or stored_shared
-                        or per_thread
-                        or self.opt_level == 0
-                    ):
+                    if stored_shared or per_thread or self.opt_level == 0:
                         insert_before(inst, [new_sass("FENCE.VIEW.ASYNC.S", inst)])
                 stored_shared = stored_shared or _may_store_shared(inst)
+
+
+def _entry_chain(func: FuncOp) -> set[Block]:
+    """The function's entry block as ptxas sees it: the first code block and the blocks it
+    runs into unconditionally that nothing else branches to (PTX labels that no branch
+    names do not end a block there)."""
+    blocks = list(func.body.blocks)[1:]
+    chain: set[Block] = set()
+    block = blocks[0] if blocks else None
+    while block is not None and block not in chain:
+        chain.add(block)
+        terminator = block.last_op
+        following = None
+        if isinstance(terminator, FallthroughOp):
+            following = terminator.dest
+        elif isinstance(terminator, BraOp) and terminator.guard is None:
+            following = terminator.target
+        if following is None or len(following.predecessors()) != 1:
+            break
+        block = following
+    return chain
 
 
 def _is_init(inst: InstructionOp) -> bool:

@@ -246,8 +246,6 @@ class _Expansion:
 
     def shape_spin_loops(self) -> None:
         blocks = list(self.func.body.blocks)
-        last = blocks[-1].last_op
-        can_append = not (isinstance(last, FallthroughOp) and last.dest is None)
         for block in blocks[1:]:
             loop = _spin_loop(block)
             if loop is None:
@@ -255,15 +253,29 @@ class _Expansion:
             wait, branch = loop
             if self.options.opt_level == 0:
                 insert_before(wait, [new_sass("YIELD", wait)])
-            elif (
-                self.options.opt_level >= 2
-                and can_append
-                and "try_wait" in opcode_parts(wait)
-            ):
+            elif self.options.opt_level >= 2 and "try_wait" in opcode_parts(wait):
                 self.rotate(wait, branch)
 
+    def out_of_line_position(self) -> Block | None:
+        """The block after which out-of-line code goes: the last one that holds code (the
+        blocks after it hold only labels, where ptxas sees nothing), None when code runs
+        on from it."""
+        block = self.func.body.blocks.last
+        while (
+            block is not None
+            and not list(block_instructions(block))
+            and isinstance(block.last_op, FallthroughOp)
+        ):
+            block = block.prev_block
+        if block is None or isinstance(block.last_op, FallthroughOp):
+            return None
+        return block
+
     def rotate(self, wait: InstructionOp, branch: BraOp) -> None:
-        """Keep the wait in line and move its retry after the function's last block."""
+        """Keep the wait in line and move its retry after the function's code."""
+        position = self.out_of_line_position()
+        if position is None:
+            return
         after_loop = branch.successors[1]
         retry = Block()
         retry_wait = wait.clone()
@@ -277,7 +289,9 @@ class _Expansion:
         )
         retry_branch.location = branch.location
         retry.add_ops([retry_wait, retry_branch])
-        self.func.body.add_block(retry)
+        parent = position.parent
+        assert parent is not None
+        parent.insert_block_after(retry, position)
         branch.successors[0] = retry
         self.inline_waits.add(wait)
 
