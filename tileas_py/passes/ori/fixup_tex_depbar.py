@@ -10,8 +10,10 @@ suffice (all in use). It runs at -O2 and above.
 
 The model, on ori's scoreboard level (`scoreboards`):
 
-- a fetch without a write scoreboard gets one that no pending work uses at that point;
-  when SB1..SB5 are all busy, a `DEPBAR.LE SBn, 0x0` before the fetch drains SBn first;
+- a fetch needs a write scoreboard that no older pending work uses (a scoreboard recycled
+  while a load is in flight would make the fetch's consumers wait for both): it keeps its
+  own if free, else takes a free one; when SB1..SB5 are all busy, a `DEPBAR.LE SBn, 0x0`
+  before the fetch drains its scoreboard first;
 - every reader of a fetched register waits for the fetch's scoreboard (the forward
   analysis of phase 99, for texture fetches);
 - a consumer fewer than 56 instructions (one cycle each) after its fetch in the same block
@@ -89,19 +91,23 @@ class FixupTexDepbarPass(ModulePass):
             }
             before = pending_before(cfg, waiting_step(late, results=True))
             for fetch in fetches:
-                if fetch not in late:
-                    late[fetch] = _free_scoreboard(fetch, before.get(fetch, {}))
+                late[fetch] = _own_scoreboard(fetch, before.get(fetch, {}))
             add_waits(cfg, waiting_step(late, results=True))
             for fetch in fetches:
                 _patch_first_consumer(fetch)
 
 
-def _free_scoreboard(fetch: InstructionOp, pending: Pending) -> int:
+def _own_scoreboard(fetch: InstructionOp, pending: Pending) -> int:
+    """A write scoreboard for the fetch that no older work still uses: its own if free,
+    else a free one, else its own (or SB1) drained by a DEPBAR first."""
     busy = 0
     for mask in pending.values():
         busy |= mask
+    current = control_word(fetch).write
     free = [sb for sb in REGISTER_SCOREBOARDS if not busy >> sb & 1]
-    scoreboard = free[0] if free else REGISTER_SCOREBOARDS[0]
+    if current is not None and current in free:
+        return current
+    scoreboard = free[0] if free else current or REGISTER_SCOREBOARDS[0]
     if not free:
         drain = new_sass("DEPBAR.LE", fetch, [ImmAttr(scoreboard), ImmAttr(0)])
         set_control_word(drain, ControlWord(wait=1 << scoreboard))
