@@ -21,6 +21,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from tileas_py.ptx.performance import paused_gc
+
 
 @dataclass(frozen=True)
 class PtxasPipelinePass(ModulePass):
@@ -98,5 +100,7 @@ class PtxasPipelinePass(ModulePass):
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for phase in self.passes():
-            phase.apply(ctx, op)
+        # The phases add ops steadily; a cyclic collection would re-walk the whole IR.
+        with paused_gc():
+            for phase in self.passes():
+                phase.apply(ctx, op)

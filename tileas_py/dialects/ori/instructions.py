@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr, UnitAttr
@@ -50,11 +50,24 @@ from tileas_py.dialects.ori.attributes import (
 )
 from tileas_py.dialects.ori.operand_syntax import OperandParser, OperandPrinter
 
+_ROLES: dict[int, tuple[ArrayAttr[Attribute], tuple[Role, ...]]] = {}
+_MAX_CACHED_LAYOUTS = 1 << 16
 
-@lru_cache(maxsize=1 << 14)
+
 def layout_roles(layout: ArrayAttr[Attribute]) -> tuple[Role, ...]:
-    """The role of each register slot of a layout, in SSA operand order."""
-    return tuple(slot.role for operand in layout for slot in slots_of(operand))
+    """The role of each register slot of a layout, in SSA operand order.
+
+    Cached by the layout object's identity (hashing a layout walks its whole tree, which
+    the def/use queries of the phases would pay on every call).
+    """
+    cached = _ROLES.get(id(layout))
+    if cached is not None and cached[0] is layout:
+        return cached[1]
+    roles = tuple(slot.role for operand in layout for slot in slots_of(operand))
+    if len(_ROLES) >= _MAX_CACHED_LAYOUTS:
+        _ROLES.clear()
+    _ROLES[id(layout)] = (layout, roles)
+    return roles
 
 
 class InstructionOp(IRDLOperation, ABC):
@@ -98,24 +111,38 @@ class InstructionOp(IRDLOperation, ABC):
 
     # -- the accessor API of the ptxas phases ---------------------------------------------
 
+    def _split_operands(
+        self,
+    ) -> tuple[SSAValue | None, tuple[SSAValue, ...], tuple[Role, ...]]:
+        """(guard, register operands, their roles): the analyses call this often, and
+        slicing the operand tuple is much cheaper than xDSL's segment accessors."""
+        roles = layout_roles(self.layout)
+        operands = tuple(self.operands)
+        registers = operands[len(operands) - len(roles) :]
+        guard = operands[0] if len(operands) > len(roles) else None
+        return guard, registers, roles
+
     def register_roles(self) -> list[tuple[SSAValue, Role]]:
         """Each register operand (guard excluded) with what this instruction does to it."""
-        return list(zip(self.registers, layout_roles(self.layout), strict=True))
+        _, registers, roles = self._split_operands()
+        return list(zip(registers, roles, strict=True))
 
     def defs(self) -> list[SSAValue]:
         """The registers this instruction writes, in PTX order."""
+        _, registers, roles = self._split_operands()
         return [
             reg
-            for reg, role in zip(self.registers, layout_roles(self.layout), strict=True)
+            for reg, role in zip(registers, roles, strict=True)
             if role is not Role.USE
         ]
 
     def uses(self) -> list[SSAValue]:
         """The registers this instruction reads, its guard first."""
-        used = [] if self.guard is None else [self.guard]
+        guard, registers, roles = self._split_operands()
+        used = [] if guard is None else [guard]
         used.extend(
             reg
-            for reg, role in zip(self.registers, layout_roles(self.layout), strict=True)
+            for reg, role in zip(registers, roles, strict=True)
             if role is not Role.DEF
         )
         return used

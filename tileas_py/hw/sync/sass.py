@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 ERRBARS = "ERRBARS"
 """Stands for ptxas's error barriers after a gpu/sys-scope memory barrier: `ERRBAR`, and
@@ -434,6 +434,38 @@ _INSTRUCTION = re.compile(
 )
 
 
+LOWERED_ROOTS = frozenset(
+    {
+        "membar",
+        "fence",
+        "bar",
+        "barrier",
+        "mbarrier",
+        "cp",
+        "elect",
+        "setmaxnreg",
+        "shfl",
+        "vote",
+        "match",
+        "redux",
+        "activemask",
+    }
+)
+"""Mnemonic roots that always have an entry in `SYNC_LOWERINGS` to look for."""
+_ORDERED_ROOTS = frozenset({"ld", "st", "atom", "red"})
+_ORDERINGS = frozenset(
+    {"acquire", "release", "acq_rel", "relaxed", "mmio", "gpu", "sys"}
+)
+
+
+def may_have_lowering(mnemonic: str) -> bool:
+    """A cheap test that rules out most instructions before `find_lowering`."""
+    root, *modifiers = mnemonic.split(".")
+    if root in LOWERED_ROOTS:
+        return True
+    return root in _ORDERED_ROOTS and not _ORDERINGS.isdisjoint(modifiers)
+
+
 def find_lowering(instruction: str, arch: str) -> SyncLowering | None:
     """The entry of `SYNC_LOWERINGS` for one PTX instruction (`fence.sc.gpu;`), or None."""
     parsed = _INSTRUCTION.match(instruction)
@@ -464,6 +496,7 @@ class LoweringParts:
     after: tuple[str, ...]
 
 
+@lru_cache(maxsize=1 << 14)
 def lowering_parts(instruction: str, arch: str) -> LoweringParts | None:
     """The SASS of a PTX sync instruction split into what ptxas adds before it, its own
     opcode and what follows, with `{slots}` filled; None if no lowering is known.

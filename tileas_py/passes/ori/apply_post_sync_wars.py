@@ -40,10 +40,9 @@ from tileas_py.dialects.ori.instructions import InstructionOp
 from tileas_py.dialects.ori.sass import control_word, set_control_word
 from tileas_py.passes.ori.common import defined_functions
 from tileas_py.passes.ori.scoreboards import (
+    LateWork,
     RoundRobin,
-    add_waits,
     reads_late,
-    waiting_step,
 )
 
 
@@ -72,7 +71,4 @@ class ApplyPostSyncWarsPass(ModulePass):
                 if reads_late(inst):
                     late[inst] = scoreboards.next()
                     set_control_word(inst, replace(word, read=late[inst]))
-            add_waits(
-                ControlFlowGraph(func),
-                waiting_step(late, results=False),
-            )
+            LateWork(func, ControlFlowGraph(func), late, results=False).add_waits()

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import cache
 
-from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
+from xdsl.dialects.builtin import (
+    I32,
+    ArrayAttr,
+    DenseArrayBase,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+    i32,
+)
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tileas_py.dialects.ori.function import FuncOp
@@ -52,6 +62,16 @@ def ocg_intrinsic(call: CallOp) -> str | None:
     return name.removeprefix(OCG_PREFIX)
 
 
+@cache
+def _opcode(opcode: str) -> StringAttr:
+    return StringAttr(opcode)
+
+
+@cache
+def _segments(guarded: bool, registers: int) -> DenseArrayBase[I32]:
+    return DenseArrayBase.from_list(i32, (int(guarded), registers))
+
+
 def new_sass(
     opcode: str,
     at: Operation,
@@ -61,8 +81,20 @@ def new_sass(
     guard: SSAValue | None = None,
     guard_negated: bool = False,
 ) -> SassOp:
-    """An `ori.sass` op with the source location of the instruction it belongs to."""
-    op = SassOp(opcode, layout, registers, guard=guard, guard_negated=guard_negated)
+    """An `ori.sass` op with the source location of the instruction it belongs to.
+
+    Built through `create` with shared attributes, as the PTX reader builds instructions:
+    the phases add many of them.
+    """
+    properties: dict[str, Attribute] = {
+        "opcode": _opcode(opcode),
+        "layout": ArrayAttr(layout),
+        "operandSegmentSizes": _segments(guard is not None, len(registers)),
+    }
+    if guard_negated:
+        properties["guard_negated"] = UnitAttr()
+    operands = list(registers) if guard is None else [guard, *registers]
+    op = SassOp.create(operands=operands, properties=properties)
     op.location = at.location
     return op
 

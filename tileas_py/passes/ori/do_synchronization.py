@@ -42,9 +42,8 @@ from tileas_py.dialects.ori.instructions import InstructionOp
 from tileas_py.dialects.ori.sass import control_word, set_control_word
 from tileas_py.passes.ori.common import defined_functions
 from tileas_py.passes.ori.scoreboards import (
+    LateWork,
     RoundRobin,
-    add_waits,
-    waiting_step,
     writes_late,
 )
 
@@ -72,7 +71,4 @@ class DoSynchronizationPass(ModulePass):
                     late[inst] = scoreboards.next()
                     word = control_word(inst)
                     set_control_word(inst, replace(word, write=late[inst]))
-            add_waits(
-                ControlFlowGraph(func),
-                waiting_step(late, results=True),
-            )
+            LateWork(func, ControlFlowGraph(func), late, results=True).add_waits()

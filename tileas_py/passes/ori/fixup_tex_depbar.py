@@ -52,12 +52,11 @@ from tileas_py.dialects.ori.sass import (
 )
 from tileas_py.passes.ori.common import defined_functions, insert_before, new_sass
 from tileas_py.passes.ori.scoreboards import (
+    NOTHING_PENDING,
     REGISTER_SCOREBOARDS,
-    Pending,
-    add_waits,
+    LateWork,
+    busy_scoreboards,
     is_texture,
-    pending_before,
-    waiting_step,
 )
 
 THRESHOLD = 56
@@ -89,20 +88,18 @@ class FixupTexDepbarPass(ModulePass):
                 for i in instructions(func)
                 if (word := control_word(i)).write is not None
             }
-            before = pending_before(cfg, waiting_step(late, results=True))
+            before = LateWork(func, cfg, late, results=True).before()
             for fetch in fetches:
-                late[fetch] = _own_scoreboard(fetch, before.get(fetch, {}))
-            add_waits(cfg, waiting_step(late, results=True))
+                pending = before.get(fetch, NOTHING_PENDING)
+                late[fetch] = _own_scoreboard(fetch, busy_scoreboards(pending))
+            LateWork(func, ControlFlowGraph(func), late, results=True).add_waits()
             for fetch in fetches:
                 _patch_first_consumer(fetch)
 
 
-def _own_scoreboard(fetch: InstructionOp, pending: Pending) -> int:
-    """A write scoreboard for the fetch that no older work still uses: its own if free,
-    else a free one, else its own (or SB1) drained by a DEPBAR first."""
-    busy = 0
-    for mask in pending.values():
-        busy |= mask
+def _own_scoreboard(fetch: InstructionOp, busy: int) -> int:
+    """A write scoreboard for the fetch that no older work (`busy`) still uses: its own if
+    free, else a free one, else its own (or SB1) drained by a DEPBAR first."""
     current = control_word(fetch).write
     free = [sb for sb in REGISTER_SCOREBOARDS if not busy >> sb & 1]
     if current is not None and current in free:

@@ -79,8 +79,10 @@ from tileas_py.dialects.ori.uniformity import Uniformity
 from tileas_py.hw.sync.diagnostics import SYNC_MESSAGE_BY_NAME, SyncDiagnostic
 from tileas_py.hw.sync.sass import (
     ERRBARS,
+    LoweringParts,
     errbar_opcodes,
     lowering_parts,
+    may_have_lowering,
     sm_version,
 )
 from tileas_py.passes.ori.common import (
@@ -332,7 +334,7 @@ class _Expansion:
         parts = opcode_parts(inst)
         if isinstance(inst, MbarrierOp) and parts[1] == "init":
             return True
-        own = self.own_opcode(inst)
+        own = self.own_opcode(inst) if parts[0] == "cp" else None
         return (own is not None and own.startswith(ELECT_LOOP_OPCODES)) or (
             has_full_mask(inst) and parts[:2] != ["bar", "warp"]
         )
@@ -377,8 +379,13 @@ class _Expansion:
 
     # -- the instructions ---------------------------------------------------------------
 
+    def lowered(self, inst: InstructionOp) -> LoweringParts | None:
+        if not may_have_lowering(inst.opcode.data):
+            return None
+        return lowering_parts(ptx_instruction_text(inst), self.arch)
+
     def own_opcode(self, inst: InstructionOp) -> str | None:
-        parts = lowering_parts(ptx_instruction_text(inst), self.arch)
+        parts = self.lowered(inst)
         return None if parts is None else parts.own
 
     def expand(self, inst: InstructionOp, diverged: bool) -> None:
@@ -398,7 +405,7 @@ class _Expansion:
         if isinstance(inst, CallOp):
             self.expand_call(inst)
             return
-        lowered = lowering_parts(ptx_instruction_text(inst), self.arch)
+        lowered = self.lowered(inst)
         if lowered is None:
             return
         before = [self.spec_list(lowered.before, inst)]

@@ -9,21 +9,19 @@ sources have been consumed. A later instruction that reads or writes such a regi
 waits on the scoreboard (its control word's wait mask). SB0 is left to the cp.async groups,
 which ptxas waits for with `DEPBAR.LE SB0, N`, so registers use SB1..SB5.
 
-The pending work is a forward may-analysis over the CFG: for each register, the mask of
-scoreboards whose completion it still waits for; joins take the union. A wait on a
+The pending work is a forward may-analysis over the CFG: for each scoreboard, the bit
+vector of the registers still waiting for it; joins take the union. A wait on a
 scoreboard completes everything pending on it. Entry states only grow, so the fixed point
 is reached in a bounded number of linear sweeps.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from xdsl.ir import SSAValue
-
-from tileas_py.dialects.ori.analysis import ControlFlowGraph
+from tileas_py.dialects.ori.analysis import ControlFlowGraph, RegisterNumbering
 from tileas_py.dialects.ori.attributes import SpecialRegAttr
+from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import CallOp, InstructionOp, RetOp
 from tileas_py.dialects.ori.sass import (
     SCOREBOARDS,
@@ -87,77 +85,123 @@ class RoundRobin:
         return scoreboard
 
 
-Pending = dict[SSAValue, int]
-"""For each register, the mask of the scoreboards it still waits for."""
-Step = Callable[[InstructionOp, Pending], tuple[int, Pending]]
-"""An instruction's wait mask given the pending work before it, and the pending after."""
+Pending = tuple[int, ...]
+"""For each scoreboard SB0..SB5, the bit vector of the registers still waiting for it."""
+NOTHING_PENDING: Pending = (0,) * SCOREBOARDS
 
 
-def pending_before(cfg: ControlFlowGraph, step: Step) -> dict[InstructionOp, Pending]:
-    """The pending work before every instruction of the reachable blocks."""
-    count = len(cfg.blocks)
-    entry: list[Pending] = [{} for _ in range(count)]
-    exit_: list[Pending | None] = [None] * count
-    changed = True
-    while changed:
-        changed = False
-        for b in cfg.reverse_postorder:
-            merged = dict(entry[b])
-            for p in cfg.predecessors[b]:
-                for reg, mask in (exit_[p] or {}).items():
-                    merged[reg] = merged.get(reg, 0) | mask
-            entry[b] = merged
-            state = merged
-            for inst in block_instructions(cfg.blocks[b]):
-                state = step(inst, state)[1]
-            if state != exit_[b]:
-                exit_[b] = state
-                changed = True
-    before: dict[InstructionOp, Pending] = {}
-    for b in cfg.reverse_postorder:
-        state = entry[b]
-        for inst in block_instructions(cfg.blocks[b]):
-            before[inst] = state
-            state = step(inst, state)[1]
-    return before
+def busy_scoreboards(pending: Pending) -> int:
+    """The mask of the scoreboards some register still waits for."""
+    mask = 0
+    for scoreboard, registers in enumerate(pending):
+        if registers:
+            mask |= 1 << scoreboard
+    return mask
 
 
-def waiting_step(late: dict[InstructionOp, int], *, results: bool) -> Step:
-    """The transfer of one kind of late work. `late` maps an instruction to the scoreboard
-    it releases: for its results (`results`: write scoreboards, which readers and writers
-    of those registers wait for) or for its sources (read scoreboards, which writers of
-    those registers wait for). A call or return waits for everything."""
+@dataclass(frozen=True)
+class _Effect:
+    touched: int
+    """The registers whose pending work the instruction must wait for."""
+    waits_for_all: bool
+    """A call or a return waits for everything."""
+    waits: int
+    """The scoreboards its control word already waits for."""
+    released: int
+    """The registers its own late work leaves pending."""
+    scoreboard: int | None
 
-    def step(inst: InstructionOp, pending: Pending) -> tuple[int, Pending]:
-        needed = control_word(inst).wait
-        if isinstance(inst, CallOp | RetOp):
-            for mask in pending.values():
-                needed |= mask
-        else:
-            touched = [*inst.uses(), *inst.defs()] if results else inst.defs()
-            for reg in touched:
-                needed |= pending.get(reg, 0)
+
+class LateWork:
+    """One kind of late work in a function: `late` maps an instruction to the scoreboard it
+    releases, for its results (`results`: write scoreboards, which readers and writers of
+    those registers wait for) or for its sources (read scoreboards, which writers of those
+    registers wait for). The pending work is a vector of register bit vectors, one per
+    scoreboard, so each step is a few integer operations."""
+
+    def __init__(
+        self,
+        func: FuncOp,
+        cfg: ControlFlowGraph,
+        late: dict[InstructionOp, int],
+        *,
+        results: bool,
+    ) -> None:
+        self.cfg = cfg
+        numbering = RegisterNumbering(func)
+        self.bodies = [list(block_instructions(b)) for b in cfg.blocks]
+        self.effects: dict[InstructionOp, _Effect] = {}
+        for body in self.bodies:
+            for inst in body:
+                guard, registers = inst.guard, inst.uses()
+                defs = inst.defs()
+                touched = [*registers, *defs] if results else defs
+                scoreboard = late.get(inst)
+                released = 0
+                if scoreboard is not None:
+                    sources = [r for r in registers if r is not guard]
+                    released = numbering.mask(defs if results else sources)
+                self.effects[inst] = _Effect(
+                    numbering.mask(touched),
+                    isinstance(inst, CallOp | RetOp),
+                    control_word(inst).wait,
+                    released,
+                    scoreboard,
+                )
+
+    def step(self, inst: InstructionOp, pending: Pending) -> tuple[int, Pending]:
+        """The scoreboards `inst` waits for, and the pending work after it."""
+        effect = self.effects[inst]
+        needed = effect.waits
+        for scoreboard, registers in enumerate(pending):
+            if registers and (effect.waits_for_all or registers & effect.touched):
+                needed |= 1 << scoreboard
         after = pending
         if needed:
-            after = {r: m & ~needed for r, m in pending.items() if m & ~needed}
-        scoreboard = late.get(inst)
-        if scoreboard is not None:
-            after = dict(after)
-            if results:
-                registers = inst.defs()
-            else:
-                registers = [r for r in inst.uses() if r is not inst.guard]
-            for reg in registers:
-                after[reg] = 1 << scoreboard
+            after = tuple(
+                0 if needed >> sb & 1 else registers
+                for sb, registers in enumerate(after)
+            )
+        if effect.scoreboard is not None:
+            released = effect.released
+            after = tuple(
+                (registers & ~released) | (released if sb == effect.scoreboard else 0)
+                for sb, registers in enumerate(after)
+            )
         return needed, after
 
-    return step
+    def before(self) -> dict[InstructionOp, Pending]:
+        """The pending work before every instruction of the reachable blocks."""
+        cfg = self.cfg
+        count = len(cfg.blocks)
+        entry: list[Pending] = [NOTHING_PENDING] * count
+        exit_: list[Pending] = [NOTHING_PENDING] * count
+        changed = True
+        while changed:
+            changed = False
+            for b in cfg.reverse_postorder:
+                merged = entry[b]
+                for p in cfg.predecessors[b]:
+                    merged = tuple(a | e for a, e in zip(merged, exit_[p], strict=True))
+                entry[b] = merged
+                state = merged
+                for inst in self.bodies[b]:
+                    state = self.step(inst, state)[1]
+                if state != exit_[b]:
+                    exit_[b] = state
+                    changed = True
+        before: dict[InstructionOp, Pending] = {}
+        for b in cfg.reverse_postorder:
+            state = entry[b]
+            for inst in self.bodies[b]:
+                before[inst] = state
+                state = self.step(inst, state)[1]
+        return before
 
-
-def add_waits(cfg: ControlFlowGraph, step: Step) -> None:
-    """Put every wait the pending work needs into the control words."""
-    for inst, pending in pending_before(cfg, step).items():
-        needed = step(inst, pending)[0]
-        word = control_word(inst)
-        if needed & ~word.wait:
-            set_control_word(inst, replace(word, wait=word.wait | needed))
+    def add_waits(self) -> None:
+        """Put every wait the pending work needs into the control words."""
+        for inst, pending in self.before().items():
+            needed = self.step(inst, pending)[0]
+            word = control_word(inst)
+            if needed & ~word.wait:
+                set_control_word(inst, replace(word, wait=word.wait | needed))
