@@ -156,7 +156,9 @@ def separated_pairs(
                 if source is target:
                     continue
                 reachable = reaches_avoiding(block, index + 1, target, lambda _: False)
-                if reachable and not reaches_avoiding(block, index + 1, target, blocker):
+                if reachable and not reaches_avoiding(
+                    block, index + 1, target, blocker
+                ):
                     pairs.add((key(source), key(target)))
     return pairs
 
@@ -182,13 +184,17 @@ def properties(module: ModuleOp) -> dict[str, set[object]]:
             separated_pairs(module, writes_shared, reads_shared, is_cta_barrier)
         ),
         "proxy fence": set(
-            separated_pairs(module, writes_shared, is_async_proxy_access, is_proxy_fence)
+            separated_pairs(
+                module, writes_shared, is_async_proxy_access, is_proxy_fence
+            )
         ),
         "mbarrier wait": set(guarded_reads(module)),
     }
 
 
-@pytest.mark.parametrize("ptx", KERNELS, ids=[f"{p.parent.name}/{p.stem}" for p in KERNELS])
+@pytest.mark.parametrize(
+    "ptx", KERNELS, ids=[f"{p.parent.name}/{p.stem}" for p in KERNELS]
+)
 def test_synchronization_survives_the_most_aggressive_pipeline(ptx: Path) -> None:
     before = read_ptx(ptx.read_text(), ptx.name)
     after = read_ptx(ptx.read_text(), ptx.name)
