@@ -6,7 +6,8 @@
 
 The kernel is generated, SIZE instructions of a synchronization-heavy mix: shared-memory
 traffic between repeated CTA barriers, gpu-scope membars, cp.async groups, an mbarrier
-arrive and try_wait spin loop, and a shuffle in a branch on %tid.x (divergence) per chunk.
+arrive and try_wait spin loop, and a shuffle in a branch on %tid.x (divergence) per chunk;
+a second function makes phase 26 run (`--aggressive` turns its removal on).
 Each phase should scale linearly, so its microseconds per instruction stay flat.
 
 Times are CPU seconds (this process for the phases, the child for ptxas, which assembles
@@ -78,6 +79,11 @@ def generate(size: int) -> str:
 .version 8.7
 .target sm_90a
 .address_size 64
+
+.func helper()
+{{
+\tret;
+}}
 
 .visible .entry generated(.param .u64 generated_param_0)
 {{

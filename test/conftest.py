@@ -22,10 +22,12 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     known: dict[tuple[str, str], str] = getattr(prediction, "KNOWN_MISMATCHES", {})
     matched = sum(ok for _, _, ok in results)
     terminalreporter.section("sync SASS prediction vs ptxas 13.5")
+    defaults = [ok for _, command, ok in results if " " not in command]
     terminalreporter.write_line(
-        f"{matched} of {len(results)} default runs match exactly; known mismatches:"
+        f"{sum(defaults)} of {len(defaults)} default runs and {matched} of "
+        f"{len(results)} runs in all match exactly; known mismatches:"
     )
-    for name, arch, ok in results:
+    for name, command, ok in results:
         if not ok:
-            reason = known.get((name, arch), "UNEXPECTED")
-            terminalreporter.write_line(f"  {name} ({arch}): {reason}")
+            reason = known.get((name, command), "UNEXPECTED")
+            terminalreporter.write_line(f"  {name} [{command}]: {reason}")

@@ -1,12 +1,12 @@
 """ori's prediction of ptxas's synchronization against the real ptxas, kernel by kernel.
 
-Every kernel of test/ptxas/sync/corpus/ with a successful default run (`ptxas
--arch=sm_XX`, nothing else) goes through `ptxas-pipeline` with its default options; the
-sync SASS that `-t sass-sync` lists for it must be the recorded one: per function, the
-same opcodes in the same order, each from the same PTX line, and the same
-EIATTR_NUM_BARRIERS. `KNOWN_MISMATCHES` lists the kernels the model does not reproduce,
-each with the reason; those must still differ (an entry that starts matching has to go),
-and the session summary prints them.
+Every successful run of a kernel of test/ptxas/sync/corpus/ by default (`ptxas
+-arch=sm_XX`, 72 runs) or at another -O level goes through `ptxas-pipeline` with the options
+that stand for its arguments; the sync SASS that `-t sass-sync` lists for it must be the
+recorded one: per function, the same opcodes in the same order, each from the same PTX
+line, and the same EIATTR_NUM_BARRIERS. `KNOWN_MISMATCHES` lists the runs the model does
+not reproduce, each with the reason; those must still differ (an entry that starts
+matching has to go), and the session summary prints them.
 
 The same pipeline also reproduces ptxas's messages: the PTX front-end and OCG intrinsic
 errors and warnings of `ori-validate-memory-order` for every kernel, and the C7508 remark
@@ -28,86 +28,94 @@ from tileas_py.ptx.reader import read_ptx
 from tileas_py.ptx.sass_listing import SassListing, sync_sass
 
 KNOWN_MISMATCHES: dict[tuple[str, str], str] = {
-    ("bar_dominated_identical_across_branch", "sm_90a"): (
+    ("bar_dominated_identical_across_branch", "-arch=sm_90a"): (
         "if-conversion: ptxas turns the uniform if/else of register code into selects, "
         "so its two BRAs disappear; ori keeps the branches (no if-conversion phase)"
     ),
-    ("bar_in_divergent_branch", "sm_80"): (
+    ("bar_in_divergent_branch", "-arch=sm_80"): (
         "if-conversion on sm_80: the 7-instruction divergent body is predicated "
         "(`@!P0 WARPSYNC 0xffffffff; @!P0 BAR.SYNC`), so no BRA and a masked WARPSYNC "
         "instead of WARPSYNC.ALL; ori keeps the branch"
     ),
-    ("bar_producer_consumer_named", "sm_90a"): (
+    ("bar_producer_consumer_named", "-arch=sm_90a"): (
         "if-conversion: the producer block (ending in ret) is predicated and its EXIT "
         "becomes `@!P0 EXIT`; ptxas then puts WARPSYNC.ALL after the consumer's first "
         "BAR.SYNC instead of before the producer's barriers"
     ),
-    ("bar_sync_id_15", "sm_90a"): (
+    ("bar_sync_id_15", "-arch=sm_90a"): (
         "if-conversion of the `bar.sync; ret` block, as in bar_producer_consumer_named "
         "(WARPSYNC.ALL after the BAR.ARV)"
     ),
-    ("bar_in_uniform_loop", "sm_90a"): (
+    ("bar_in_uniform_loop", "-arch=sm_90a"): (
         "loop unrolling: ptxas unrolls the uniform loop 4x with a remainder, copying "
         "its barriers; ori does not unroll"
     ),
-    ("cp_async_pipeline_loop", "sm_90a"): (
+    ("cp_async_pipeline_loop", "-arch=sm_90a"): (
         "loop unrolling: the cp.async pipeline loop is unrolled 4x with a remainder"
     ),
-    ("mbarrier_init_after_loop", "sm_90a"): (
+    ("mbarrier_init_after_loop", "-arch=sm_90a"): (
         "loop unrolling: the empty counting loop becomes an unrolled loop with a guard "
         "branch (two BRAs)"
     ),
-    ("fence_proxy_async", "sm_90a"): (
+    ("fence_proxy_async", "-arch=sm_90a"): (
         "instruction scheduling: ptxas moves fence.proxy.async.global (line 20) before "
         "fence.proxy.async.shared::cluster (line 18)"
     ),
-    ("warp_sync_forms", "sm_90a"): (
+    ("warp_sync_forms", "-arch=sm_90a"): (
         "instruction scheduling: ptxas reorders the independent warp-level ops "
         "(REDUX before MATCH before SHFL before VOTE)"
     ),
-    ("mbarrier_sm80_forms", "sm_80"): (
+    ("mbarrier_sm80_forms", "-arch=sm_80"): (
         "instruction scheduling: the SHFL.IDX of the noComplete arrive (line 18) is "
         "scheduled after the cp.async.mbarrier.arrive of line 19"
     ),
-    ("ptx_acquire_release_accesses", "sm_90a"): (
+    ("ptx_acquire_release_accesses", "-arch=sm_90a"): (
         "atomic warp aggregation (not a sync phase): ptxas adds VOTEU.ANY and SHFL.IDX "
         "around the atom.add of a warp-uniform address and schedules them apart"
     ),
-    ("ptx_scoped_atomics_without_order", "sm_90a"): (
+    ("ptx_scoped_atomics_without_order", "-arch=sm_90a"): (
         "atomic warp aggregation: VOTEU.ANY / SHFL.IDX around the two atom.add"
     ),
-    ("shfl_sync_in_divergent_branch", "sm_90a"): (
+    ("shfl_sync_in_divergent_branch", "-arch=sm_90a"): (
         "the BRA.DIV collective path of a full-mask shfl.sync in divergent code "
         "(WARPSYNC.COLLECTIVE / ENDCOLLECTIVE out of line) is not modelled; ori puts "
         "WARPSYNC.ALL before the SHFL"
     ),
-    ("shfl_sync_in_divergent_branch", "sm_80"): (
+    ("shfl_sync_in_divergent_branch", "-arch=sm_80"): (
         "sm_80's BRA.DIV path to the __cuda_sm70_shflsync helper is not modelled"
     ),
-    ("warp_sync_register_mask_sm75", "sm_75"): (
+    ("warp_sync_register_mask_sm75", "-arch=sm_75"): (
         "sm_75's __cuda_sm70_warpsync / shflsync / votesync helper calls with "
         "BRA.DIV / BRA.CONV fast paths and BMOV.32.CLEAR are not modelled"
     ),
-    ("mbarrier_test_wait_loop", "sm_80"): (
+    ("mbarrier_test_wait_loop", "-arch=sm_80"): (
         "sm_80: ptxas if-converts the init and wraps the software test_wait spin loop "
         "in BSSY / BSYNC with YIELD; ori keeps the branch and no reconvergence for it"
+    ),
+    ("shfl_sync_in_divergent_branch", "-arch=sm_90a -O0"): (
+        "the WARPSYNC.COLLECTIVE path that -O0 takes for every warp-level op is not "
+        "modelled"
     ),
 }
 
 RESULTS: list[tuple[str, str, bool]] = []
-"""(kernel, arch, matched) of every comparison, for the session summary."""
+"""(kernel, RUN arguments, matched) of every comparison, for the session summary."""
+
+COMPARED_ARGS = frozenset({"-O0", "-O1", "-O2", "-O3", "-w", "--warning-as-error"})
+"""The ptxas arguments whose effect on the code the pipeline's options reproduce (not `-c`
+or `-g`, which change the listing in ways not modelled)."""
 
 
-def default_runs() -> list[tuple[SyncCase, Run, Recording]]:
+def compared_runs() -> list[tuple[SyncCase, Run, Recording]]:
     return [
         (case, run, recording)
         for case in corpus_cases()
         for run, recording in zip(case.runs, case.recordings(), strict=True)
-        if not run.args and run.exit_status == 0
+        if set(run.args) <= COMPARED_ARGS and run.exit_status == 0
     ]
 
 
-DEFAULT_RUNS = default_runs()
+COMPARED_RUNS = compared_runs()
 
 
 def read_for(case: SyncCase, arch: str) -> ModuleOp:
@@ -142,10 +150,12 @@ def pipeline_for(run: Run) -> PtxasPipelinePass | None:
     )
 
 
-def predicted(case: SyncCase, arch: str) -> list[SassListing]:
-    module = read_for(case, arch)
+def predicted(case: SyncCase, run: Run) -> list[SassListing]:
+    pipeline = pipeline_for(run)
+    assert pipeline is not None
+    module = read_for(case, run.arch)
     with collect_diagnostics():
-        PtxasPipelinePass().apply(Context(), module)
+        pipeline.apply(Context(), module)
     module.verify()
     return sync_sass(module)
 
@@ -178,27 +188,28 @@ def prediction_of(
 
 @pytest.mark.parametrize(
     ("case", "run", "recording"),
-    DEFAULT_RUNS,
-    ids=[f"{case.name}-{run.arch}" for case, run, _ in DEFAULT_RUNS],
+    COMPARED_RUNS,
+    ids=[f"{case.name}[{run.command}]" for case, run, _ in COMPARED_RUNS],
 )
 def test_predicted_sync_sass_is_ptxas(
     case: SyncCase, run: Run, recording: Recording
 ) -> None:
     expected = listing_of(recording)
-    actual = prediction_of(predicted(case, run.arch))
+    actual = prediction_of(predicted(case, run))
     matched = actual == expected
-    RESULTS.append((case.name, run.arch, matched))
-    reason = KNOWN_MISMATCHES.get((case.name, run.arch))
-    if reason is None:
+    RESULTS.append((case.name, run.command, matched))
+    if (case.name, run.command) not in KNOWN_MISMATCHES:
         assert actual == expected
     else:
         assert not matched, f"{case.name} now matches: remove it from KNOWN_MISMATCHES"
 
 
-def test_known_mismatches_name_default_runs() -> None:
-    runs = {(case.name, run.arch) for case, run, _ in DEFAULT_RUNS}
+def test_known_mismatches_name_compared_runs() -> None:
+    runs = {(case.name, run.command) for case, run, _ in COMPARED_RUNS}
     assert set(KNOWN_MISMATCHES) <= runs
-    assert len(DEFAULT_RUNS) - len(KNOWN_MISMATCHES) >= 56
+    defaults = [run for _, run, _ in COMPARED_RUNS if not run.args]
+    assert len(defaults) == 72
+    assert len(COMPARED_RUNS) - len(KNOWN_MISMATCHES) >= 72
 
 
 def ptxas_messages(recording: Recording) -> list[str]:

@@ -13,10 +13,10 @@ ori (the SASS opcodes themselves come from `ori-late-expand-sync`):
   function's entry block with no shared-memory store before it; at -O0 always.
 - an `mbarrier.init` whose count differs between threads is issued in a uniform loop over
   the distinct counts (`BRA.U.ANY`, then the fenced init in a second one).
-- an `if` whose body is only `mbarrier.init`s (and instructions without SASS such as
-  `fence.mbarrier_init`) is predicated instead of branched: the init works on uniform
-  registers, so ptxas makes a divergent condition uniform with `VOTEU.ALL` and the init
-  then is in the entry block (no fence).
+- from -O1 on, an `if` whose body is only `mbarrier.init`s (and instructions without SASS
+  such as `fence.mbarrier_init`) is predicated instead of branched: the init works on
+  uniform registers, so ptxas makes a divergent condition uniform with `VOTEU.ALL` and the
+  init then is in the entry block (no fence).
 
 Not modelled: Blackwell's tcgen05 mbarrier forms and the reserved
 `__nv_reservedSMEM_tmem_allocation_pipeline_mbarrier` objects.
@@ -84,7 +84,8 @@ class ExpandMbarrierPass(ModulePass):
     name = "ori-expand-mbarrier"
 
     opt_level: int = 3
-    """ptxas's -O level: at 0 every `mbarrier.init` gets its proxy fence."""
+    """ptxas's -O level: at 0 every `mbarrier.init` gets its proxy fence and no branch is
+    predicated."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if target_sm(op) < HOPPER:
@@ -98,7 +99,8 @@ class ExpandMbarrierPass(ModulePass):
             ]:
                 _expand_wait(func, wait)
             uniformity = Uniformity(func)
-            _predicate_init_only_branches(func, uniformity)
+            if self.opt_level > 0:
+                _predicate_init_only_branches(func, uniformity)
             self._fence_inits(func, uniformity)
 
     def _fence_inits(self, func: FuncOp, uniformity: Uniformity) -> None:

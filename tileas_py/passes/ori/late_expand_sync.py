@@ -11,13 +11,13 @@ pseudo-instructions and what they are in ori:
 - *SYNC.BLOCK*: CTA barriers become `BAR.SYNC.DEFER_BLOCKING`, `BAR.ARV`, `BAR.RED` (+
   `B2R.RESULT`); a cluster wait falls back to `BAR.SYNC 0` outside cluster launches.
 - *SYNC.CONVERGE*: a divergent branch whose region (up to its immediate post-dominator)
-  holds something that needs the warp reconverged (an `mbarrier.init`, a bulk copy issued by
-  an elected lane, a full-mask warp-level op) is wrapped in `BSSY B0` before the branch and
-  a new block with `BSYNC B0` before the join (`.RECONVERGENT` on sm_100+).
+  holds something that needs the warp reconverged (an `mbarrier.init` from -O1 on, a bulk
+  copy issued by an elected lane, a full-mask warp-level op) is wrapped in `BSSY B0` before
+  the branch and a new block with `BSYNC B0` before the join (`.RECONVERGENT` on sm_100+).
 - *MBARRIER.WAIT*: a `try_wait` spin loop (`W: mbarrier.try_wait %p, ...; @!%p bra W`) is
   rotated at -O2/-O3: the wait stays in line and branches to a retry copy placed after
   the function's last block, which branches back; at -O1 it stays in place, at -O0 each
-  iteration starts with `YIELD`.
+  iteration starts with `YIELD` (on the line of the instruction before the loop).
 - *ERRBAR*: after a memory barrier or release of gpu, cluster or sys scope, `ERRBAR` (and
   `CGAERRBAR` from sm_90 on), as ptxas 13.5 does; `disable-errbar-after-membar` drops them
   and `errbar-form=bar-sync-15` gives seed 003's form, `BAR.SYNC 15` after sys-scope ones only.
@@ -254,7 +254,9 @@ class _Expansion:
                 continue
             wait, branch = loop
             if self.options.opt_level == 0:
-                insert_before(wait, [new_sass("YIELD", wait)])
+                insert_before(
+                    wait, [new_sass("YIELD", _instruction_before(block, wait))]
+                )
             elif self.options.opt_level >= 2 and "try_wait" in opcode_parts(wait):
                 self.rotate(wait, branch)
 
@@ -333,7 +335,7 @@ class _Expansion:
     def needs_reconvergence(self, inst: InstructionOp) -> bool:
         parts = opcode_parts(inst)
         if isinstance(inst, MbarrierOp) and parts[1] == "init":
-            return True
+            return self.options.opt_level > 0
         own = self.own_opcode(inst) if parts[0] == "cp" else None
         return (own is not None and own.startswith(ELECT_LOOP_OPCODES)) or (
             has_full_mask(inst) and parts[:2] != ["bar", "warp"]
@@ -508,6 +510,14 @@ def _spin_loop(block: Block) -> tuple[InstructionOp, BraOp] | None:
     ):
         return None
     return wait, branch
+
+
+def _instruction_before(block: Block, inst: InstructionOp) -> InstructionOp:
+    """The instruction that runs into `block` in layout order (ptxas gives a spin loop's
+    YIELD its line), else `inst` itself."""
+    previous = block.prev_block
+    body = [] if previous is None else list(block_instructions(previous))
+    return body[-1] if body else inst
 
 
 def _only_returns(block: Block) -> bool:
