@@ -7,7 +7,8 @@ The `scf.if` keeps the agent's warp count and index as `nv_tileas.agent_warps` a
 `nv_tileas.agent_index`, which the other
 synchronisation lowerings read (`threads.py`). Holes (empty regions) emit nothing.
 A `warp_specialize` left over (`optimize-execution-unit-mapping` did not run) is reported.
-No `setmaxnreg` is emitted: every agent keeps the kernel's register budget.
+No `setmaxnreg` is emitted: every agent keeps the kernel's register budget
+(`setmaxnreg` is warpgroup-wide, and a one-warp producer shares its warpgroup with a hole).
 
 Before:
 
