@@ -123,8 +123,13 @@ def fold_casts(module: ModuleOp) -> None:
                 cast.erase()
                 changed = True
     for cast in module.walk():
-        if isinstance(cast, UnrealizedConversionCastOp):
-            user = next(iter(cast.results[0].uses)).operation
+        if not isinstance(cast, UnrealizedConversionCastOp):
+            continue
+        users = [use.operation for use in cast.results[0].uses]
+        user = next(
+            (u for u in users if not isinstance(u, UnrealizedConversionCastOp)), None
+        )
+        if user is not None:
             emit_error(
                 user,
                 f"a value of type '{cast.inputs[0].type}' is used as "
