@@ -41,3 +41,17 @@ func.func @two(%x: i32) -> (i32, i32) attributes {nv_tileaa.kernel_spec = #nv_ti
   func.return %x, %x : i32, i32
 }
 // CHECK: invalid.mlir:40:1: error: a function with several results is not supported
+
+// -----
+
+// A loop may carry only values with an LLVM form.
+func.func @loop(%n: index) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
+  %t = nv_tileas.alloc_tensor : tensor<4xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %t) -> (tensor<4xf32>) {
+    scf.yield %x : tensor<4xf32>
+  }
+  func.return
+}
+// CHECK: invalid.mlir:52:3: error: a loop-carried value of type 'tensor<4xf32>' is not supported by convert-tileas-to-nvvm

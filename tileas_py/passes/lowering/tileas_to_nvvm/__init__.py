@@ -21,6 +21,7 @@ MODULES = (
     "kernel",
     "dot",
     "store",
+    "scf",
 )
 """The pattern modules, by name inside this package."""
 
