@@ -5,7 +5,8 @@ values) of the `nv_tileaa` / `nv_tileas` / `cute_nvgpu` dialects; the output is 
 NVVM-level form that `convert-nvvm-to-ori` takes (see `examples/nvvm_wgmma_sm90a.mlir`).
 The pass collects the rewrite patterns of the modules listed in
 `tileas_py/passes/lowering/tileas_to_nvvm/__init__.py` (kernels and shared memory, the
-WGMMA emission of `nv_tileas.dot` / `cute_nvgpu.atom.gemm`, stores, ...), which follow the
+WGMMA emission of `nv_tileas.dot` / `cute_nvgpu.atom.gemm`, stores, `scf.for` carrying
+tiles, ...), which follow the
 value conventions of `tileas_to_nvvm/conventions.py` and hand values to each other through
 `builtin.unrealized_conversion_cast` (MLIR's dialect-conversion practice,
 https://mlir.llvm.org/docs/DialectConversion/). In order:
@@ -123,8 +124,13 @@ def fold_casts(module: ModuleOp) -> None:
                 cast.erase()
                 changed = True
     for cast in module.walk():
-        if isinstance(cast, UnrealizedConversionCastOp):
-            user = next(iter(cast.results[0].uses)).operation
+        if not isinstance(cast, UnrealizedConversionCastOp):
+            continue
+        users = [use.operation for use in cast.results[0].uses]
+        user = next(
+            (u for u in users if not isinstance(u, UnrealizedConversionCastOp)), None
+        )
+        if user is not None:
             emit_error(
                 user,
                 f"a value of type '{cast.inputs[0].type}' is used as "

@@ -19,5 +19,5 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
 // CHECK:      %[[BUF:.*]] = llvm.getelementptr %{{.*}}[0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK-NEXT: %{{.*}} = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[B:.*]] = %[[BUF]]) -> (!llvm.ptr<3>) {
 // CHECK-NEXT:   scf.yield %[[B]] : !llvm.ptr<3>
-// CHECK-NEXT: } {nv_tileas.num_warps = 4 : i32}
+// CHECK-NEXT: }
 // CHECK-NOT:  unrealized_conversion_cast

@@ -104,3 +104,21 @@ def test_upstream_128x128x64_offsets_in_the_emitted_order(tmp_path: Path) -> Non
     assert text.index("nvvm.wgmma.fence.aligned") > max(
         text.index(f"{name} = ") for name in increments
     )
+
+
+def test_register_a_splats_pack_the_element_bits() -> None:
+    from xdsl.dialects.builtin import BFloat16Type, Float8E4M3FNType, Float8E5M2Type
+
+    from tileas_py.passes.lowering.tileas_to_nvvm.dot import fp8_bits, half_bits
+
+    e4m3, e5m2 = Float8E4M3FNType(), Float8E5M2Type()
+    assert [fp8_bits(v, e4m3) for v in (1.0, -2.0, 448.0, 2.0**-9)] == [
+        0x38,
+        0xC0,
+        0x7E,
+        0x01,
+    ]
+    assert [fp8_bits(v, e5m2) for v in (1.0, 1.5, 2.0**-16)] == [0x3C, 0x3E, 0x01]
+    one_and_a_half = 0x3FC00000
+    assert half_bits(one_and_a_half, BFloat16Type()) == 0x3FC0
+    assert half_bits(one_and_a_half, Float16Type()) == 0x3E00

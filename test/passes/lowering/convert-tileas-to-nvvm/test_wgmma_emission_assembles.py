@@ -3,7 +3,7 @@
 Each lit kernel of `kernels/` and each generated GEMM of `wgmma_kernels.CASES` (every
 input family, accumulator types, swizzles, majornesses, register and shared A, one and
 several M / N / K tiles) is lowered with `tileas-opt -p tileas-wgmma-to-ptx -t ptx` and
-assembled for sm_90a. ptxas must print no error, no warning and no GMMA diagnostic (read
+assembled for sm_90a. Nothing but MMAs may sit between the fence and the commit; ptxas must print no error, no warning and no GMMA diagnostic (read
 with `tileas_py.hw.gmma_diagnostics`: no wait injected, nothing serialized), and the SASS
 must hold one HGMMA (f16, bf16, tf32), QGMMA (fp8) or IGMMA (8-bit integers) per
 `mma_async` of the NVVM form, which is one per (m-tile, n-tile, k-tile) of the dot.
@@ -46,11 +46,23 @@ def gmma_sass(cubin: Path) -> list[str]:
     ]
 
 
+def only_mmas_after_the_fence(ptx: str) -> bool:
+    """Between `wgmma.fence` and `wgmma.commit_group` there is nothing but MMAs: every
+    operand was prepared before the fence."""
+    lines = [line.strip() for line in ptx.splitlines() if line.strip()]
+    start = lines.index("wgmma.fence.sync.aligned;")
+    end = lines.index("wgmma.commit_group.sync.aligned;")
+    return end - start > 1 and all(
+        line.startswith("wgmma.mma_async") for line in lines[start + 1 : end]
+    )
+
+
 def check_kernel(source: Path, tmp_path: Path) -> tuple[int, list[str]]:
     """Assemble the kernel's PTX; returns its MMA count and its GMMA SASS lines."""
     nvvm = lower(source, tmp_path, "-p", "convert-tileas-to-nvvm")
     mmas = len(_MMA.findall(nvvm.read_text()))
     ptx = lower(source, tmp_path, "-p", "tileas-wgmma-to-ptx", "-t", "ptx")
+    assert only_mmas_after_the_fence(ptx.read_text())
     result = run_ptxas(ptx)
     assert result.ok, "\n".join(result.messages)
     assert not [m for m in result.messages if "warning" in m or "error" in m]

@@ -22,11 +22,11 @@ MODULES = (
     "dot",
     "store",
     "epilogue",
-    "control_flow",
     "agents",
     "mbarrier",
     "pipeline",
     "persistent",
+    "scf",
 )
 """The pattern modules, by name inside this package."""
 

@@ -34,6 +34,7 @@ one descriptor can walk each shared operand.
 
 from __future__ import annotations
 
+import math
 import re
 import struct
 from collections.abc import Sequence
@@ -43,8 +44,11 @@ from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
+    BFloat16Type,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -92,7 +96,6 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     element_bits,
     fragment_type,
     from_llvm,
-    tile_fragment_type,
     to_llvm,
 )
 
@@ -543,8 +546,8 @@ def _splat_bits(value: SSAValue) -> int | None:
         word = int.from_bytes(packed, "little")
         pattern = {
             32: word,
-            16: _f32_to_16(word, element),
-            8: _f32_to_8(float(first), element),
+            16: half_bits(word, element),
+            8: fp8_bits(float(first), element),
         }[bits]
     per = 32 // bits
     result = 0
@@ -553,19 +556,34 @@ def _splat_bits(value: SSAValue) -> int | None:
     return result - (1 << 32) if result >= 1 << 31 else result
 
 
-def _f32_to_16(word: int, element: Attribute) -> int:
-    if element.name == "bf16":
-        return word >> 16
+def half_bits(word: int, element: Attribute) -> int:
+    if isinstance(element, BFloat16Type):
+        return (word + 0x7FFF + ((word >> 16) & 1)) >> 16  # round to nearest even
     half = struct.pack("<e", struct.unpack("<f", word.to_bytes(4, "little"))[0])
     return int.from_bytes(half, "little")
 
 
-def _f32_to_8(value: float, element: Attribute) -> int:
-    """e4m3 / e5m2 of the exactly representable values a splat test uses (0, +-1, +-2)."""
-    table = {0.0: 0x00, 1.0: 0x38, 2.0: 0x40, -1.0: 0xB8, -2.0: 0xC0}
-    if "E5M2" in element.name.upper() or element.name == "f8E5M2":
-        table = {0.0: 0x00, 1.0: 0x3C, 2.0: 0x40, -1.0: 0xBC, -2.0: 0xC0}
-    return table.get(value, 0)
+_FP8_FORMATS: dict[type[Attribute], tuple[int, int, int]] = {
+    Float8E4M3FNType: (4, 3, 7),
+    Float8E5M2Type: (5, 2, 15),
+}
+"""Exponent bits, mantissa bits and bias of the two WGMMA fp8 formats."""
+
+
+def fp8_bits(value: float, element: Attribute) -> int:
+    """The e4m3 / e5m2 bits of `value`, rounded to nearest even (values in range)."""
+    exponent_bits, mantissa_bits, bias = _FP8_FORMATS[type(element)]
+    sign = int(math.copysign(1.0, value) < 0) << (exponent_bits + mantissa_bits)
+    magnitude = abs(value)
+    if magnitude == 0:
+        return sign
+    fraction, exponent = math.frexp(magnitude)
+    biased = exponent - 1 + bias
+    if biased <= 0:
+        # Subnormal; a mantissa that rounds up to 1 << mantissa_bits is the smallest normal.
+        return sign | round(magnitude * 2.0 ** (bias - 1 + mantissa_bits))
+    mantissa = round((2 * fraction - 1) * (1 << mantissa_bits))
+    return sign | ((biased << mantissa_bits) + mantissa)
 
 
 def _atom_fields(value: SSAValue, op: Operation) -> tuple[bool, bool, bool]:
@@ -734,5 +752,3 @@ PATTERNS: tuple[RewritePattern, ...] = (
     EraseDeadAtom(),
     LowerAccumulatorConstant(),
 )
-
-__all__ = ["PATTERNS", "tile_fragment_type"]

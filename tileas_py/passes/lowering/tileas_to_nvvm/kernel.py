@@ -4,7 +4,8 @@
   kernel (every `nv_tileas.kernel`, and a `func.func` with `nv_tileaa.kernel_spec`) gets
   `nvvm.kernel`, `nvvm.reqntid = [32 * nv_tileas.num_warps, 1, 1]` when the warp count is
   known, and `nvvm.cluster_dim = [num_ctas, 1, 1]` for a cluster. Parameters take the
-  types of `conventions.convert_type`; a `!nv_tileas.tiled_view` parameter is a
+  types of `conventions.convert_type` (an `index` one is i64, cast back with
+  `arith.index_cast`: an `llvm.func` has no index parameters); a `!nv_tileas.tiled_view` parameter is a
   CUtensorMap passed by value (`llvm.byval = !llvm.array<128 x i8>`, `llvm.align = 64`,
   `nvvm.grid_constant`), of which the kernel gets the generic address.
 - `nv_tileas.return` / `func.return` become `llvm.return`.
@@ -22,11 +23,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from xdsl.dialects import func, llvm
+from xdsl.dialects import arith, func, llvm
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
+    IndexType,
     IntegerAttr,
     StringAttr,
     TensorType,
@@ -183,7 +185,8 @@ def lower_function(
     inputs: list[Attribute] = []
     arg_attrs: list[DictionaryAttr] = []
     for arg in entry.args:
-        converted = convert_type(arg.type)
+        # An llvm.func has no index parameters: the kernel casts an i64 one back.
+        converted = i64 if isinstance(arg.type, IndexType) else convert_type(arg.type)
         if converted is None:
             emit_error(
                 op,
@@ -213,7 +216,11 @@ def lower_function(
             continue
         new_arg = block.insert_arg(converted, index)
         new_arg.name_hint = arg.name_hint
-        cast = UnrealizedConversionCastOp.get([new_arg], [arg.type])
+        cast = (
+            arith.IndexCastOp(new_arg, arg.type)
+            if isinstance(arg.type, IndexType)
+            else UnrealizedConversionCastOp.get([new_arg], [arg.type])
+        )
         if block.first_op is not None:
             block.insert_op_before(cast, block.first_op)
         else:
@@ -280,7 +287,9 @@ class LowerReturn(RewritePattern):
                 converted = convert_type(value.type)
                 assert converted is not None
                 operands.append(to_llvm(rewriter, value, op, converted))
-        rewriter.replace(op, llvm.ReturnOp.build(operands=[operands]), [])
+        new = llvm.ReturnOp.build(operands=[operands])
+        new.location = op.location
+        rewriter.replace(op, new, [])
 
 
 class LowerAllocTensor(RewritePattern):
