@@ -544,11 +544,12 @@ def _splat_bits(value: SSAValue) -> int | None:
     else:
         packed = struct.pack("<f", float(first))
         word = int.from_bytes(packed, "little")
-        pattern = {
-            32: word,
-            16: half_bits(word, element),
-            8: fp8_bits(float(first), element),
-        }[bits]
+        if bits == 32:
+            pattern = word
+        elif bits == 16:
+            pattern = half_bits(word, element)
+        else:
+            pattern = fp8_bits(float(first), element)
     per = 32 // bits
     result = 0
     for i in range(per):
