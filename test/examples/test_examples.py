@@ -57,3 +57,36 @@ def test_sm100_example_reaches_the_tile_level_with_its_knobs(tmp_path: Path) -> 
     assert text.count("global knob SchedResBusyXU64=1") == 1
     assert text.count("next knob FenceCode") == 2
     assert "nv_tileas.async.pipeline.agent_switch" in text
+
+
+def lowered(example: str, tmp_path: Path, *args: str) -> str:
+    out = tmp_path / "out"
+    assert run_tool([str(EXAMPLES / example), *args, "-o", str(out)]) == 0
+    return out.read_text()
+
+
+def test_cluster_example_is_planned_and_clustered(tmp_path: Path) -> None:
+    tiles = lowered(
+        "gemm_cluster_sm90a.mlir", tmp_path, "-p", "tileas-to-ptx{stop-after=tileas}"
+    )
+    assert "nv_tileas.convert_layout" not in tiles
+    planned = "ctas_per_cluster = [2, 1], split = [1, 1]"
+    zeros = [line for line in tiles.splitlines() if "arith.constant" in line]
+    assert sum(planned in line for line in zeros) == 2
+    ptx = lowered(
+        "gemm_cluster_sm90a.mlir", tmp_path, "-p", "tileas-to-ptx", "-t", "ptx"
+    )
+    assert ".reqnctapercluster 2, 1, 1" in ptx
+    assert ptx.count("barrier.cluster.wait.aligned;") == 2
+
+
+def test_persistent_example_loops_over_program_ids(tmp_path: Path) -> None:
+    tiles = lowered(
+        "gemm_persistent_sm90a.mlir", tmp_path, "-p", "tileas-to-ptx{stop-after=tileas}"
+    )
+    assert "nv_tileaa.is_valid_program_id" in tiles
+    assert "nv_tileas.cancel_next_program_id" in tiles
+    ptx = lowered(
+        "gemm_persistent_sm90a.mlir", tmp_path, "-p", "tileas-to-ptx", "-t", "ptx"
+    )
+    assert "%nctaid.x" in ptx
