@@ -59,6 +59,7 @@ from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWal
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from tileas_py.diagnostics import emit_error
+from tileas_py.dialects import nv_tileaa
 from tileas_py.dialects.nv_tileaa import TARGET_SPEC, TargetSpecAttr
 from tileas_py.dialects.nv_tileas import ops as tile_ops
 from tileas_py.dialects.nvvm.target import TARGET_ATTR_NAME, NVVMTargetAttr
@@ -159,7 +160,7 @@ class ConvertTileasToNvvmPass(ModulePass):
             op.attributes[TARGET_ATTR_NAME] = NVVMTargetAttr(chip)
         patterns, shared = tileas_to_nvvm.collect()
         for function in list(op.body.block.ops):
-            if isinstance(function, tile_ops.KernelOp) or (
+            if isinstance(function, tile_ops.KernelOp | nv_tileaa.FuncOp) or (
                 isinstance(function, func.FuncOp) and holds_tiles(function)
             ):
                 size = plan_shared_memory(function, shared)

@@ -74,3 +74,20 @@ module attributes {nvvm.target = #nvvm.target<chip = "sm_90a", features = "+ptx8
 // CHECK-NEXT:     func.return %x : i32
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
+
+// -----
+
+// nv_tileaa.func: a device function unless it has a kernel spec.
+module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
+  nv_tileaa.func @pid() -> i32 {
+    %x = nv_tileaa.get_program_id x
+    nv_tileaa.return %x : i32
+  }
+}
+
+// CHECK:      llvm.func @pid() -> i32 {
+// CHECK-NEXT:   %x = nvvm.read.ptx.sreg.ctaid.x : i32
+// CHECK-NEXT:   llvm.return %x : i32
+// CHECK-NEXT: }
+
+// PTX: .visible .func (.param .b32 func_retval0) pid()

@@ -1,14 +1,15 @@
 """Kernels, functions and shared memory in `convert-tileas-to-nvvm`.
 
-- `nv_tileas.kernel`, and a `func.func` holding tile values, become an `llvm.func`; a
-  kernel (every `nv_tileas.kernel`, and a `func.func` with `nv_tileaa.kernel_spec`) gets
+- `nv_tileas.kernel`, `nv_tileaa.func`, and a `func.func` holding tile values, become an
+  `llvm.func`; a kernel (every `nv_tileas.kernel`, and a function with
+  `nv_tileaa.kernel_spec`) gets
   `nvvm.kernel`, `nvvm.reqntid = [32 * nv_tileas.num_warps, 1, 1]` when the warp count is
   known, and `nvvm.cluster_dim = [num_ctas, 1, 1]` for a cluster. Parameters take the
   types of `conventions.convert_type` (an `index` one is i64, cast back with
   `arith.index_cast`: an `llvm.func` has no index parameters); a `!nv_tileas.tiled_view` parameter is a
   CUtensorMap passed by value (`llvm.byval = !llvm.array<128 x i8>`, `llvm.align = 64`,
   `nvvm.grid_constant`), of which the kernel gets the generic address.
-- `nv_tileas.return` / `func.return` become `llvm.return`.
+- `nv_tileas.return` / `nv_tileaa.return` / `func.return` become `llvm.return`.
 - Shared memory: every op that needs shared memory (`SHARED` of each pattern module: here
   `nv_tileas.alloc_tensor` of a `#nv_tileas.shared` tile) gets a slice of one
   kernel-wide buffer, `llvm.mlir.global internal @<kernel>_smem` in address space 3
@@ -272,17 +273,38 @@ class LowerTileFunc(RewritePattern):
         )
 
 
-class LowerReturn(RewritePattern):
-    """`nv_tileas.return` / `func.return` (inside an `llvm.func`) to `llvm.return`."""
+class LowerTileaaFunc(RewritePattern):
+    """`nv_tileaa.func` (a device function) to an `llvm.func` (a kernel with
+    `nv_tileaa.kernel_spec`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
-        self, op: tile_ops.ReturnOp | func.ReturnOp, rewriter: PatternRewriter
+        self, op: nv_tileaa.FuncOp, rewriter: PatternRewriter
+    ) -> None:
+        lower_function(
+            rewriter,
+            op,
+            op.sym_name.data,
+            op.body,
+            tuple(op.function_type.outputs.data),
+            kernel=nv_tileaa.KERNEL_SPEC in op.attributes,
+        )
+
+
+class LowerReturn(RewritePattern):
+    """`nv_tileas.return` / `nv_tileaa.return` / `func.return` (inside an `llvm.func`) to
+    `llvm.return`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self,
+        op: tile_ops.ReturnOp | nv_tileaa.ReturnOp | func.ReturnOp,
+        rewriter: PatternRewriter,
     ) -> None:
         if not isinstance(op.parent_op(), llvm.FuncOp):
             return
         operands: list[SSAValue] = []
-        if isinstance(op, func.ReturnOp):
+        if isinstance(op, func.ReturnOp | nv_tileaa.ReturnOp):
             for value in op.arguments:
                 converted = convert_type(value.type)
                 assert converted is not None
@@ -304,7 +326,7 @@ class LowerAllocTensor(RewritePattern):
             return
         function = op.parent_op()
         while function is not None and not isinstance(
-            function, llvm.FuncOp | func.FuncOp | tile_ops.KernelOp
+            function, llvm.FuncOp | func.FuncOp | tile_ops.KernelOp | nv_tileaa.FuncOp
         ):
             function = function.parent_op()
         assert function is not None
@@ -342,6 +364,7 @@ class LowerGetProgramId(RewritePattern):
 PATTERNS: tuple[RewritePattern, ...] = (
     LowerKernel(),
     LowerTileFunc(),
+    LowerTileaaFunc(),
     LowerReturn(),
     LowerAllocTensor(),
     LowerGetProgramId(),
