@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr, UnitAttr
@@ -50,11 +50,24 @@ from tileas_py.dialects.ori.attributes import (
 )
 from tileas_py.dialects.ori.operand_syntax import OperandParser, OperandPrinter
 
+_ROLES: dict[int, tuple[ArrayAttr[Attribute], tuple[Role, ...]]] = {}
+_MAX_CACHED_LAYOUTS = 1 << 16
 
-@lru_cache(maxsize=1 << 14)
+
 def layout_roles(layout: ArrayAttr[Attribute]) -> tuple[Role, ...]:
-    """The role of each register slot of a layout, in SSA operand order."""
-    return tuple(slot.role for operand in layout for slot in slots_of(operand))
+    """The role of each register slot of a layout, in SSA operand order.
+
+    Cached by the layout object's identity (hashing a layout walks its whole tree, which
+    the def/use queries of the phases would pay on every call).
+    """
+    cached = _ROLES.get(id(layout))
+    if cached is not None and cached[0] is layout:
+        return cached[1]
+    roles = tuple(slot.role for operand in layout for slot in slots_of(operand))
+    if len(_ROLES) >= _MAX_CACHED_LAYOUTS:
+        _ROLES.clear()
+    _ROLES[id(layout)] = (layout, roles)
+    return roles
 
 
 class InstructionOp(IRDLOperation, ABC):
@@ -98,24 +111,38 @@ class InstructionOp(IRDLOperation, ABC):
 
     # -- the accessor API of the ptxas phases ---------------------------------------------
 
+    def _split_operands(
+        self,
+    ) -> tuple[SSAValue | None, tuple[SSAValue, ...], tuple[Role, ...]]:
+        """(guard, register operands, their roles): the analyses call this often, and
+        slicing the operand tuple is much cheaper than xDSL's segment accessors."""
+        roles = layout_roles(self.layout)
+        operands = tuple(self.operands)
+        registers = operands[len(operands) - len(roles) :]
+        guard = operands[0] if len(operands) > len(roles) else None
+        return guard, registers, roles
+
     def register_roles(self) -> list[tuple[SSAValue, Role]]:
         """Each register operand (guard excluded) with what this instruction does to it."""
-        return list(zip(self.registers, layout_roles(self.layout), strict=True))
+        _, registers, roles = self._split_operands()
+        return list(zip(registers, roles, strict=True))
 
     def defs(self) -> list[SSAValue]:
         """The registers this instruction writes, in PTX order."""
+        _, registers, roles = self._split_operands()
         return [
             reg
-            for reg, role in zip(self.registers, layout_roles(self.layout), strict=True)
+            for reg, role in zip(registers, roles, strict=True)
             if role is not Role.USE
         ]
 
     def uses(self) -> list[SSAValue]:
         """The registers this instruction reads, its guard first."""
-        used = [] if self.guard is None else [self.guard]
+        guard, registers, roles = self._split_operands()
+        used = [] if guard is None else [guard]
         used.extend(
             reg
-            for reg, role in zip(self.registers, layout_roles(self.layout), strict=True)
+            for reg, role in zip(registers, roles, strict=True)
             if role is not Role.DEF
         )
         return used
@@ -123,6 +150,11 @@ class InstructionOp(IRDLOperation, ABC):
     @property
     def is_guarded(self) -> bool:
         return self.guard is not None
+
+    @property
+    def guard_register(self) -> SSAValue | None:
+        """The guard predicate (as `guard`, without decoding the operand segments)."""
+        return self._split_operands()[0]
 
     # -- custom syntax: `ori.x [if [not] %p] "mnemonic" (operands) successors` ------------
 
@@ -194,12 +226,16 @@ class InstructionOp(IRDLOperation, ABC):
             )
         if self.guard_negated is not None and self.guard is None:
             raise VerifyException("a negated guard needs a guard predicate")
+        self.verify_mnemonic()
+        self.verify_instruction()
+
+    def verify_mnemonic(self) -> None:
+        """Check that this op is the one `instruction_class` picks for its mnemonic."""
         expected = instruction_class(self.opcode.data)
         if expected is not type(self):
             raise VerifyException(
                 f"PTX instruction '{self.opcode.data}' must be an '{expected.name}' op"
             )
-        self.verify_instruction()
 
     def verify_instruction(self) -> None:
         """Rules of one instruction family, on top of the shared ones."""
@@ -277,14 +313,17 @@ class WgmmaMmaAsyncOp(InstructionOp):
     @property
     def accumulators(self) -> Sequence[SSAValue]:
         """The accumulator registers, read and written by the MMA."""
-        accumulator = self.layout.data[0]
-        assert isinstance(accumulator, VectorAttr)
-        return self.registers[: len(accumulator.elements)]
+        return self._split_operands()[1][: self._accumulator_count()]
 
     @property
     def inputs(self) -> list[SSAValue]:
         """The registers of the A, B (descriptors or fragments) and later operands."""
-        return list(self.registers[len(self.accumulators) :])
+        return list(self._split_operands()[1][self._accumulator_count() :])
+
+    def _accumulator_count(self) -> int:
+        accumulator = self.layout.data[0]
+        assert isinstance(accumulator, VectorAttr)
+        return len(accumulator.elements)
 
 
 @irdl_op_definition
@@ -565,6 +604,31 @@ class MbarrierOp(InstructionOp):
 
 
 @irdl_op_definition
+class MbarrierWaitOp(InstructionOp):
+    """ptxas's `_mbarrier.try_wait.parity` pseudo-instruction: wait until a phase completes.
+
+    Seed 003's MBARRIER_TRY_WAIT_PARITY: a blocking wait that `ori-expand-mbarrier` expands
+    into the native retry loop `WAIT: mbarrier.try_wait.parity %p, [addr], parity;
+    @!%p bra WAIT;`. Not PTX: the PTX reader rejects the mnemonic and the PTX writer prints
+    that loop in a `{ }` scope of its own.
+
+    Example:
+        ori.mbarrier.wait "_mbarrier.try_wait.parity.shared::cta.b64" ([@bar], %r1)
+    """
+
+    name = "ori.mbarrier.wait"
+    PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("_mbarrier.try_wait",)
+
+    def verify_instruction(self) -> None:
+        self._expect_operand_count(2)
+
+    @property
+    def native_opcode(self) -> str:
+        """The PTX mnemonic of the try_wait the loop runs."""
+        return self.opcode.data.removeprefix("_")
+
+
+@irdl_op_definition
 class CpAsyncOp(InstructionOp):
     """`cp.async.ca` / `cp.async.cg`: a non-bulk asynchronous copy to shared memory.
 
@@ -698,6 +762,7 @@ INSTRUCTION_OPS: tuple[type[InstructionOp], ...] = (
     MembarOp,
     FenceOp,
     MbarrierOp,
+    MbarrierWaitOp,
     CpAsyncOp,
     CpAsyncCommitGroupOp,
     CpAsyncWaitGroupOp,

@@ -1,0 +1,1 @@
+"""ptxas's phases on ori, one module per pass (seed 000: GMMA; seed 003: barriers and sync)."""
