@@ -4,13 +4,6 @@ A pipeline is registered like any pass, so `tileas-opt k.ptx -p ptxas-gmma` runs
 its options are the options of the passes it runs (in the style of inconspiquous's pipeline
 passes and MLIR's `gpu-lower-to-nvvm-pipeline`).
 
-- `ptxas-gmma`: ptxas's GMMA phases on ori.
-- `tileas-wgmma-to-ptx`: a tile kernel whose matrix multiplies are sm90 WGMMA atoms, down
-  to ori, which `-t ptx` prints as PTX for the real ptxas:
-  `convert-tileas-to-nvvm`, then `convert-nvvm-to-ori`.
-- `tileas-to-ptx`: the whole flow from the tile level (see `TileasToPtxPipeline`).
-- `ptxas-pipeline`: see below.
-
 `ptxas-pipeline` runs ptxas's ori phases in ptxas's order (seed 003's phase numbers; 85
 and 87 are seed 000's GMMA phases, which run alone as `ptxas-gmma`), after ptxas's
 front-end validation:
@@ -22,6 +15,16 @@ front-end validation:
 
 Its options are ptxas's command line and knobs, handed to the phases that read them; the
 defaults reproduce ptxas 13.5 at -O3 (then `-t sass-sync` lists the sync SASS ptxas emits).
+
+`tileas-wgmma-to-ptx` takes a tile kernel whose matrix multiplies are sm90 WGMMA atoms down
+to ori, which `-t ptx` prints as PTX for the real ptxas: `convert-tileas-to-nvvm`, then
+`convert-nvvm-to-ori` (docs/wgmma-emission.md):
+
+    tileas-opt gemm.mlir -p tileas-wgmma-to-ptx -t ptx -o gemm.ptx
+    ptxas -arch=sm_90a gemm.ptx -o gemm.cubin
+
+`tileas-to-ptx` is the whole flow from the tile level: the tileas passes, then those two
+lowerings, then `ptxas-pipeline` (`TileasToPtxPipeline`, docs/tileas-to-ptx.md).
 """
 
 from __future__ import annotations
@@ -233,7 +236,7 @@ class TileasWgmmaToPtxPipeline(ModulePass):
 
         return (ConvertTileasToNvvmPass(), ConvertNvvmToOriPass())
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         for stage in self.passes():
             stage.apply(ctx, op)
             op.verify()

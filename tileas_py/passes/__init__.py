@@ -35,12 +35,11 @@ PASSES = {
     # Named pipelines.
     "ptxas-pipeline": "tileas_py.pipelines:PtxasPipelinePass",
     "ptxas-gmma": "tileas_py.pipelines:PtxasGmmaPipeline",
+    "tileas-wgmma-to-ptx": "tileas_py.pipelines:TileasWgmmaToPtxPipeline",
+    "tileas-to-ptx": "tileas_py.pipelines:TileasToPtxPipeline",
     # Lowerings.
     "convert-nvvm-to-ori": "tileas_py.passes.lowering.convert_nvvm_to_ori:ConvertNvvmToOriPass",
     "convert-tileas-to-nvvm": "tileas_py.passes.lowering.convert_tileas_to_nvvm:ConvertTileasToNvvmPass",
-    # Named pipelines.
-    "tileas-wgmma-to-ptx": "tileas_py.pipelines:TileasWgmmaToPtxPipeline",
-    "tileas-to-ptx": "tileas_py.pipelines:TileasToPtxPipeline",
 }
 """Each pass's name and where its class lives."""
 
