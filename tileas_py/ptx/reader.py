@@ -94,6 +94,10 @@ _SPACES = {f".{s.value}": s for s in StateSpace}
 _LINKAGES = {f".{linkage.value}": linkage for linkage in Linkage}
 _DIRECTIVES = {f".{d}" for d in PERFORMANCE_DIRECTIVES}
 _TERMINATOR_ROOTS = frozenset({"bra", "ret", "exit"})
+_OCTAL = frozenset("01234567")
+MAX_REGISTERS = 1 << 16
+"""Registers one function may declare: `%r<N>` makes N ops, so N must be bounded (ptxas,
+which makes them lazily, takes up to 2**31 - 1)."""
 
 
 def read_ptx(text: str, name: str = "<stdin>", line_offset: int = 0) -> ModuleOp:
@@ -215,10 +219,21 @@ class PtxReader:
     def expect_integer(self) -> int:
         negative = self.lexer.take_punct("-")
         token = self.expect(Kind.NUMBER, "an integer")
-        if "." in token.text or "e" in token.text.lower().lstrip("0x"):
+        text = token.text
+        if not text.startswith(("0x", "0X")) and ("." in text or "e" in text.lower()):
             self.lexer.error("expected an integer", token)
-        value = integer_value(token.text)
+        value = self.integer(token)
         return -value if negative else value
+
+    def integer(self, token: Token) -> int:
+        """The value of an integer literal; PTX integer constants have 64 bits."""
+        text = token.text.removesuffix("U")
+        if text[:1] == "0" and text[1:2].isdigit() and not set(text) <= _OCTAL:
+            self.lexer.error(f"invalid octal integer '{token.text}'", token)
+        # Checked on the length first: int() refuses strings of over 4300 digits.
+        if len(text) > 66 or integer_value(text) >> 64:
+            self.lexer.error("integer constant does not fit in 64 bits", token)
+        return integer_value(text)
 
     def take_directive(self, directive: str) -> bool:
         current = self.lexer.current
@@ -396,7 +411,7 @@ class PtxReader:
             value = float(text)
             bits = struct.unpack("<Q", struct.pack("<d", -value if negative else value))
             return FloatImmAttr(64, bits[0])
-        value = integer_value(text)
+        value = self.integer(token)
         return _imm(-value if negative else value)
 
     # -- functions ------------------------------------------------------------------------
@@ -588,8 +603,17 @@ class PtxReader:
             location = self.location(name_token.start)
             name = name_token.text
             if lexer.take_punct("<"):
+                count_token = lexer.current
                 count = self.expect_integer()
                 lexer.expect_punct(">")
+                if count < 0:
+                    lexer.error("a register count cannot be negative", count_token)
+                if len(builder.declarations) + count > MAX_REGISTERS:
+                    lexer.error(
+                        f"more than {MAX_REGISTERS} registers in one function "
+                        "are not supported",
+                        count_token,
+                    )
                 members = [(name, i) for i in range(count)]
             else:
                 members = [(name, None)]
