@@ -11,17 +11,17 @@ from xdsl.utils.target import Target
 
 from tileas_py.dialects import get_all_dialects
 from tileas_py.passes import get_all_passes
+from tileas_py.registry import lazy
+
+TARGETS = {
+    "ptx": "tileas_py.ptx.writer:PtxTarget",
+}
+"""Each output target's name (`-t NAME`) and where its class lives."""
 
 
 def get_all_targets() -> dict[str, Callable[[], type[Target]]]:
-    """Map each output target name (`-t NAME`) to a factory returning its class."""
-
-    def get_ptx() -> type[Target]:
-        from tileas_py.ptx.writer import PtxTarget
-
-        return PtxTarget
-
-    return {"ptx": get_ptx}
+    """Map each output target name to a factory that imports and returns its class."""
+    return {name: lazy(path) for name, path in TARGETS.items()}
 
 
 UNIVERSE = Universe(

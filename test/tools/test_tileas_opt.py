@@ -78,3 +78,8 @@ def test_internal_errors_are_one_line_not_tracebacks(
     err = capsys.readouterr().err
     assert "internal error: RuntimeError: boom" in err
     assert "Traceback" not in err
+
+
+def test_every_registered_pass_has_its_registry_name() -> None:
+    for name, factory in get_all_passes().items():
+        assert factory().name == name

@@ -4,39 +4,18 @@ from collections.abc import Callable
 
 from xdsl.ir import Dialect
 
+from tileas_py.registry import lazy
+
+DIALECTS = {
+    "nv_tileaa": "tileas_py.dialects.nv_tileaa:NvTileaa",
+    "nv_tileas": "tileas_py.dialects.nv_tileas:NvTileas",
+    "cute_nvgpu": "tileas_py.dialects.cute_nvgpu:CuteNvgpu",
+    "nvvm": "tileas_py.dialects.nvvm:NVVM",
+    "ori": "tileas_py.dialects.ori:Ori",
+}
+"""Each dialect's name and where its `Dialect` object lives."""
+
 
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """Map each dialect name to a factory that imports and returns it."""
-
-    def get_nv_tileaa() -> Dialect:
-        from tileas_py.dialects.nv_tileaa import NvTileaa
-
-        return NvTileaa
-
-    def get_nv_tileas() -> Dialect:
-        from tileas_py.dialects.nv_tileas import NvTileas
-
-        return NvTileas
-
-    def get_cute_nvgpu() -> Dialect:
-        from tileas_py.dialects.cute_nvgpu import CuteNvgpu
-
-        return CuteNvgpu
-
-    def get_nvvm() -> Dialect:
-        from tileas_py.dialects.nvvm import NVVM
-
-        return NVVM
-
-    def get_ori() -> Dialect:
-        from tileas_py.dialects.ori import Ori
-
-        return Ori
-
-    return {
-        "nv_tileaa": get_nv_tileaa,
-        "nv_tileas": get_nv_tileas,
-        "cute_nvgpu": get_cute_nvgpu,
-        "nvvm": get_nvvm,
-        "ori": get_ori,
-    }
+    return {name: lazy(path) for name, path in DIALECTS.items()}

@@ -1,0 +1,1 @@
+"""Conversions between IR levels: `convert-nvvm-to-ori` (instruction selection)."""
