@@ -545,9 +545,9 @@ def run_case(
     reason = judge(outcome)
     if reason is None and source.read_bytes() != case.data:
         reason = "input file modified"
-    if reason is None and case.pipeline.output_file and outcome.rc != 0:
-        if output.exists():
-            reason = "-o file written by a failing run"
+    failed_with_output = outcome.rc != 0 and output.exists()
+    if reason is None and case.pipeline.output_file and failed_with_output:
+        reason = "-o file written by a failing run"
     if reason is not None:
         return Failure(case, reason, "run", tuple(args), outcome)
     if case.pipeline.reread is None or outcome.rc != 0:
@@ -655,8 +655,7 @@ _SEEN: set[str] = set()
 
 
 def _init_worker(seeds: list[Seed], memory: int) -> None:
-    global _SEEDS
-    _SEEDS = seeds
+    _SEEDS[:] = seeds
     if memory:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
@@ -715,7 +714,7 @@ def _evidence(failure: Failure, sig: str, timeout: float) -> dict[str, bytes]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=1000)
     parser.add_argument("--start", type=int, default=0, help="first case index")
     parser.add_argument("--seed", type=int, default=1)
@@ -763,13 +762,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                 total = passed.total() + failed.total()
                 print(f"{total} cases, {time.monotonic() - began:.0f} s", flush=True)
     seconds = time.monotonic() - began
-    report = _report(passed, failed, bugs, per_bug, seeds, args, seconds)
+    report = _report(
+        passed=passed,
+        failed=failed,
+        bugs=bugs,
+        per_bug=per_bug,
+        seeds=seeds,
+        args=args,
+        seconds=seconds,
+    )
     (args.out / "report.txt").write_text(report)
     print(report)
     return 1 if bugs else 0
 
 
 def _report(
+    *,
     passed: Counter[tuple[str, str]],
     failed: Counter[tuple[str, str]],
     bugs: dict[str, tuple[int, Finding]],

@@ -1,0 +1,86 @@
+"""Inputs the fuzzer (test/fuzz/fuzzer.py) found to crash or hang tileas-opt, each now a
+diagnostic and exit code 1. docs/robustness.md lists them with their causes."""
+
+from pathlib import Path
+
+import pytest
+from fuzzer import judge, run_in_process
+
+# A string without its closing quote made xDSL's lexer regex backtrack exponentially:
+# 2**60 ways to split the 60 characters before it gives up.
+UNTERMINATED_STRING = 'ori.section ".debug_info" "' + "a" * 60 + "\\-1A\n"
+
+CASES: dict[str, tuple[str, str, list[str], str]] = {
+    "unterminated-string": (
+        "mlir",
+        UNTERMINATED_STRING,
+        [],
+        "1:27: error: End of file reached before closing string literal.",
+    ),
+    "integer-over-4300-digits": (
+        "mlir",
+        '"test.op"() {v = ' + "7" * 5000 + "} : () -> ()\n",
+        ["--allow-unregistered-dialect"],
+        "1:18: error: integer literal has more than 4300 digits",
+    ),
+    "block-label-defined-twice-after-forward-use": (
+        "mlir",
+        "func.func @f() {\n  cf.br ^bb1\n^bb1:\n  cf.br ^bb1\n^bb1:\n  func.return\n}\n",
+        [],
+        "5:1: error: re-declaration of block 'bb1'",
+    ),
+    "gep-index-out-of-i32-range": (
+        "mlir",
+        "llvm.func @f(%p: !llvm.ptr<1>) {\n"
+        "  %q = llvm.getelementptr %p[9223372036854775808] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32\n"
+        "  llvm.return\n}\n",
+        [],
+        "2:3: error: Integer value 9223372036854775808 is out of range for type i32",
+    ),
+    "icmp-predicate-out-of-range": (
+        "mlir",
+        "llvm.func @f(%a: i32) -> i1 {\n"
+        '  %c = "llvm.icmp"(%a, %a) <{predicate = 42 : i64}> : (i32, i32) -> i1\n'
+        "  llvm.return %c : i1\n}\n",
+        [],
+        "2:3: error: 'llvm.icmp' op attribute 'predicate' failed to satisfy constraint: "
+        "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9",
+    ),
+    "cmpi-predicate-negative": (
+        "mlir",
+        "func.func @f(%a: i32) -> i1 {\n"
+        '  %c = "arith.cmpi"(%a, %a) <{predicate = -1 : i64}> : (i32, i32) -> i1\n'
+        "  func.return %c : i1\n}\n",
+        [],
+        "2:3: error: 'arith.cmpi' op attribute 'predicate' failed to satisfy constraint",
+    ),
+    "cmpf-predicate-out-of-range": (
+        "mlir",
+        "func.func @f(%a: f32) -> i1 {\n"
+        '  %c = "arith.cmpf"(%a, %a) <{predicate = 16 : i64, fastmath = #arith.fastmath<none>}>'
+        " : (f32, f32) -> i1\n"
+        "  func.return %c : i1\n}\n",
+        [],
+        "2:3: error: 'arith.cmpf' op attribute 'predicate' failed to satisfy constraint: "
+        "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15",
+    ),
+    "fcmp-predicate-out-of-range": (
+        "mlir",
+        "llvm.func @f(%a: f32) -> i1 {\n"
+        '  %c = "llvm.fcmp"(%a, %a) <{predicate = 99 : i64}> : (f32, f32) -> i1\n'
+        "  llvm.return %c : i1\n}\n",
+        [],
+        "2:3: error: 'llvm.fcmp' op attribute 'predicate' failed to satisfy constraint",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_found_input_gives_one_diagnostic(name: str, tmp_path: Path) -> None:
+    kind, text, args, expected = CASES[name]
+    source = tmp_path / f"input.{kind}"
+    source.write_text(text)
+    outcome = run_in_process([str(source), *args], timeout=60)
+    assert judge(outcome) is None, outcome.stderr
+    assert outcome.rc == 1
+    assert f"{source}:{expected}" in outcome.stderr
