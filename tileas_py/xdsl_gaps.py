@@ -10,9 +10,12 @@ narrowest point the project controls, until xDSL fixes it:
   `BoundedMLIRLexer` reports it as a parse error instead;
 - the parser forgets where a forward-referenced block was defined, so a second definition
   of that label raises `KeyError`; `RobustParser` records it;
-- a value out of its type's range in an op's custom syntax (`llvm.getelementptr
-  %p[9223372036854775808]`) raises `ValueError` from an attribute constructor;
-  `RobustParser` reports it as a parse error at the op.
+- xDSL's custom op parsers do not range-check what they read: a value out of its type's
+  range (`llvm.getelementptr %p[9223372036854775808]`) raises `ValueError` from an
+  attribute constructor, an index past a struct's fields (`llvm.extractvalue %s[99]`)
+  raises `IndexError`. `RobustParser` reports an exception raised inside xDSL while
+  parsing an op as a parse error at that op; one raised in tileas-py's own parsers stays
+  an internal error (a bug to fix, not to hide).
 
 (xDSL's comparison ops also lack a predicate range check: see
 `tileas_py.dialects.xdsl_verifiers`.)
@@ -22,7 +25,10 @@ from __future__ import annotations
 
 import re
 import sys
+import traceback
+from pathlib import Path
 
+import xdsl
 from xdsl.context import Context
 from xdsl.ir import Block, Operation
 from xdsl.parser import Parser, ParserState
@@ -72,6 +78,17 @@ class RobustParser(Parser):
         start = self.pos
         try:
             return super().parse_operation()
-        except ValueError as e:
-            # xDSL's attribute constructors reject out-of-range values with ValueError.
-            raise ParseError(Span(start, self.pos, self.lexer.input), str(e)) from None
+        except (ValueError, IndexError, KeyError) as e:
+            if not raised_in_xdsl(e):
+                raise
+            message = str(e) if isinstance(e, ValueError) else f"malformed op ({e})"
+            raise ParseError(Span(start, self.pos, self.lexer.input), message) from None
+
+
+_XDSL_DIR = Path(xdsl.__file__).parent
+
+
+def raised_in_xdsl(error: BaseException) -> bool:
+    """Whether the innermost frame of `error`'s traceback is xDSL's code."""
+    frames = traceback.extract_tb(error.__traceback__)
+    return bool(frames) and Path(frames[-1].filename).is_relative_to(_XDSL_DIR)

@@ -489,9 +489,9 @@ def judge(outcome: Outcome) -> str | None:
         return "hang"
     if outcome.rc not in (0, 1):
         return f"exit code {outcome.rc}"
-    if "Traceback" in outcome.stderr:
+    if "Traceback (most recent call last)" in outcome.stderr:
         return "traceback on stderr"
-    if "internal error" in outcome.stderr:
+    if "tileas-opt: internal error" in outcome.stderr:
         return "internal error on stderr"
     if outcome.rc == 1 and "error:" not in outcome.stderr:
         return "exit code 1 without a diagnostic"

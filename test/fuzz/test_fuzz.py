@@ -51,7 +51,9 @@ def test_cases_are_deterministic(corpus: list[Seed]) -> None:
 def test_oracle_rejects_crashes_hangs_and_silent_failures() -> None:
     assert judge(Outcome(0, "ok", "")) is None
     assert judge(Outcome(1, "", "f.mlir:1:1: error: bad")) is None
-    assert judge(Outcome(2, "", "tileas-opt: internal error: KeyError")) == "exit code 2"
+    assert (
+        judge(Outcome(2, "", "tileas-opt: internal error: KeyError")) == "exit code 2"
+    )
     assert judge(Outcome(1, "", "Traceback (most recent call last):")) is not None
     assert judge(Outcome(1, "", "")) == "exit code 1 without a diagnostic"
     assert judge(Outcome(-1, "", "", timed_out=True)) == "hang"

@@ -5,6 +5,9 @@ from pathlib import Path
 
 import pytest
 from fuzzer import judge, run_in_process
+from xdsl.dialects.builtin import DenseArrayBase, i32
+
+from tileas_py.xdsl_gaps import raised_in_xdsl
 
 # A string without its closing quote made xDSL's lexer regex backtrack exponentially:
 # 2**60 ways to split the 60 characters before it gives up.
@@ -36,6 +39,14 @@ CASES: dict[str, tuple[str, str, list[str], str]] = {
         "  llvm.return\n}\n",
         [],
         "2:3: error: Integer value 9223372036854775808 is out of range for type i32",
+    ),
+    "extractvalue-index-past-the-struct": (
+        "mlir",
+        "llvm.func @f(%s: !llvm.struct<(f32, f32)>) {\n"
+        "  %r = llvm.extractvalue %s[9223372036854775807] : !llvm.struct<(f32, f32)>\n"
+        "  llvm.return\n}\n",
+        [],
+        "2:3: error: malformed op (tuple index out of range)",
     ),
     "icmp-predicate-out-of-range": (
         "mlir",
@@ -84,3 +95,13 @@ def test_found_input_gives_one_diagnostic(name: str, tmp_path: Path) -> None:
     assert judge(outcome) is None, outcome.stderr
     assert outcome.rc == 1
     assert f"{source}:{expected}" in outcome.stderr
+
+
+def test_only_errors_raised_inside_xdsl_become_parse_errors() -> None:
+    """An exception from tileas-py's own parsing code stays an internal error."""
+    with pytest.raises(ValueError, match="out of range") as in_xdsl:
+        DenseArrayBase.from_list(i32, [1 << 40])
+    assert raised_in_xdsl(in_xdsl.value)
+    with pytest.raises(ValueError, match="invalid literal") as in_project:
+        int("not a number")
+    assert not raised_in_xdsl(in_project.value)
