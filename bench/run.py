@@ -11,8 +11,10 @@ scripts in this folder):
 - tile: a `nv_tileas` kernel (`generate.py`); stages: every tileas pass, printing;
 - nvvm: an NVVM GEMM-like kernel (`convert_nvvm_to_ori.py`); stages: convert-nvvm-to-ori,
   writing PTX, and ptxas on that PTX;
-- ptx: a PTX kernel (`ptx_roundtrip.py`); stages: reading PTX into ori, every pass on ori
-  (`ori-*` in the registry), writing PTX, and ptxas on the same file.
+- ptx: a PTX kernel (`ptx_roundtrip.py`, complete WGMMA stages) and ptx-in-flight (the
+  kernel of `ptxas_gmma.py` whose stages leave accumulators in flight, so the GMMA phases
+  inject waits); stages: reading PTX into ori, every pass and pipeline on ori (`ori-*` and
+  `ptxas-*` in the registry), writing PTX, and ptxas on the same file.
 
 A stage's ratio is its CPU time over xDSL's time to parse the same program as MLIR (for
 PTX: the ori MLIR that `tileas-opt` prints for it), so a linear stage keeps its ratio as
@@ -45,16 +47,32 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import convert_nvvm_to_ori as nvvm_bench
 import generate as tile_bench
 import ptx_roundtrip as ptx_bench
+import ptxas_gmma as gmma_bench
 
+from tileas_py.diagnostics import collect_diagnostics
 from tileas_py.passes import PASSES, get_all_passes
 from tileas_py.ptx.reader import read_ptx
 from tileas_py.ptx.writer import write_ptx
 from tileas_py.tools.tileas_opt import TileasOptMain
 
-SIZES = {"tile": (30, 100, 300), "nvvm": (25, 50, 100), "ptx": (1000, 3000, 10000)}
-QUICK_SIZES = {"tile": (3, 10), "nvvm": (5, 10), "ptx": (200, 600)}
+SIZES = {
+    "tile": (30, 100, 300),
+    "nvvm": (25, 50, 100),
+    "ptx": (1000, 3000, 10000),
+    "ptx-in-flight": (1000, 3000, 10000),
+}
+QUICK_SIZES = {
+    "tile": (3, 10),
+    "nvvm": (5, 10),
+    "ptx": (200, 600),
+    "ptx-in-flight": (200, 600),
+}
 TILE_PASSES = tuple(name for name, path in PASSES.items() if ".passes.tileas." in path)
-ORI_PASSES = tuple(name for name in PASSES if name.startswith("ori-"))
+ORI_PASSES = tuple(name for name in PASSES if name.startswith(("ori-", "ptxas-")))
+PTX_GENERATORS: dict[str, Callable[[int], str]] = {
+    "ptx": ptx_bench.generate,
+    "ptx-in-flight": gmma_bench.generate_in_flight,
+}
 
 
 def cpu_seconds(run: Callable[[], object], repeat: int) -> float:
@@ -102,7 +120,9 @@ def ptx_text(module: ModuleOp) -> str:
 
 
 def run_pass(ctx: Context, name: str, module: ModuleOp) -> None:
-    get_all_passes()[name]()().apply(ctx, module)
+    """Run one pass; its warnings and remarks are collected, not printed."""
+    with collect_diagnostics():
+        get_all_passes()[name]()().apply(ctx, module)
 
 
 def time_pass(ctx: Context, name: str, module: ModuleOp, repeat: int) -> float:
@@ -127,7 +147,9 @@ def ptxas_seconds(ptx: str) -> float | None:
 def measure_tile(ctx: Context, units: int, repeat: int) -> Measurement:
     text = tile_bench.kernel(units)
     module = parse(ctx, text)
-    row = Measurement("tile", units, ops(module), cpu_seconds(lambda: parse(ctx, text), repeat))
+    row = Measurement(
+        "tile", units, ops(module), cpu_seconds(lambda: parse(ctx, text), repeat)
+    )
     for name in TILE_PASSES:
         row.stages[name] = time_pass(ctx, name, module, repeat)
     row.stages["print MLIR"] = cpu_seconds(lambda: mlir_text(module), repeat)
@@ -137,8 +159,12 @@ def measure_tile(ctx: Context, units: int, repeat: int) -> Measurement:
 def measure_nvvm(ctx: Context, steps: int, repeat: int, ptxas: bool) -> Measurement:
     text = nvvm_bench.kernel(steps)
     module = parse(ctx, text)
-    row = Measurement("nvvm", steps, ops(module), cpu_seconds(lambda: parse(ctx, text), repeat))
-    row.stages["convert-nvvm-to-ori"] = time_pass(ctx, "convert-nvvm-to-ori", module, repeat)
+    row = Measurement(
+        "nvvm", steps, ops(module), cpu_seconds(lambda: parse(ctx, text), repeat)
+    )
+    row.stages["convert-nvvm-to-ori"] = time_pass(
+        ctx, "convert-nvvm-to-ori", module, repeat
+    )
     run_pass(ctx, "convert-nvvm-to-ori", module)
     row.stages["write PTX"] = cpu_seconds(lambda: ptx_text(module), repeat)
     if ptxas:
@@ -146,12 +172,14 @@ def measure_nvvm(ctx: Context, steps: int, repeat: int, ptxas: bool) -> Measurem
     return row
 
 
-def measure_ptx(ctx: Context, size: int, repeat: int, ptxas: bool) -> Measurement:
-    text = ptx_bench.generate(size)
+def measure_ptx(
+    ctx: Context, family: str, size: int, repeat: int, ptxas: bool
+) -> Measurement:
+    text = PTX_GENERATORS[family](size)
     module = read_ptx(text, "bench.ptx")
     as_mlir = mlir_text(module)
     row = Measurement(
-        "ptx", size, ops(module), cpu_seconds(lambda: parse(ctx, as_mlir), repeat)
+        family, size, ops(module), cpu_seconds(lambda: parse(ctx, as_mlir), repeat)
     )
     row.stages["read PTX"] = cpu_seconds(lambda: read_ptx(text, "bench.ptx"), repeat)
     for name in ORI_PASSES:
@@ -176,8 +204,9 @@ def measurements(args: argparse.Namespace) -> Iterator[Measurement]:
         yield measure_tile(ctx, units, args.repeat)
     for steps in sizes["nvvm"]:
         yield measure_nvvm(ctx, steps, args.repeat, ptxas)
-    for size in sizes["ptx"]:
-        yield measure_ptx(ctx, size, args.repeat, ptxas)
+    for family in PTX_GENERATORS:
+        for size in sizes[family]:
+            yield measure_ptx(ctx, family, size, args.repeat, ptxas)
 
 
 def table(rows: list[Measurement]) -> str:
@@ -214,7 +243,8 @@ def _seconds(value: float | None) -> str:
 
 
 def profile(stage: str, size: int) -> None:
-    """cProfile of one stage: a pass name, or `read PTX` / `write PTX` on the PTX input."""
+    """cProfile of one stage: a pass name, or `read PTX` / `write PTX` (on the
+    ptx-in-flight input, which every ori pass has work to do on)."""
     ctx = context()
     if stage in TILE_PASSES:
         module = parse(ctx, tile_bench.kernel(size))
@@ -223,7 +253,7 @@ def profile(stage: str, size: int) -> None:
         module = parse(ctx, nvvm_bench.kernel(size))
         target = lambda: run_pass(ctx, stage, module)  # noqa: E731
     else:
-        text = ptx_bench.generate(size)
+        text = gmma_bench.generate_in_flight(size)
         module = read_ptx(text, "bench.ptx")
         target = {
             "read PTX": lambda: read_ptx(text, "bench.ptx"),

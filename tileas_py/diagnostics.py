@@ -7,8 +7,10 @@ verifier errors, pass failures and pass warnings can name `file:line:col` the wa
     kernel.mlir:12:5: error: 'nvvm.wgmma.mma_async' op results 64, however output struct has 32 elements
 
 Passes report through `emit_error` (raises `LocatedPassFailure`, which `tileas-opt`
-turns into one diagnostic and exit code 1) and `emit_warning` / `emit_remark`, which go to
-the active handler: stderr by default, a list inside `collect_diagnostics()`.
+turns into one diagnostic and exit code 1) and `emit_warning` / `emit_remark` / `emit_note`,
+which go to the active handler: stderr by default, a list inside `collect_diagnostics()`.
+Passes that model another tool (the ptxas phases) report that tool's own lines verbatim
+with `emit_verbatim`, so that their output and the tool's compare line by line.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from tileas_py.xdsl_gaps import RobustParser
 
-Severity = Literal["error", "warning", "remark", "note"]
+Severity = Literal["error", "warning", "remark", "note", "verbatim"]
 
 
 class SourceText:
@@ -76,6 +78,8 @@ class Diagnostic:
     location: FileLineColLoc | None = None
 
     def __str__(self) -> str:
+        if self.severity == "verbatim":
+            return self.message
         if self.location is None:
             return f"{self.severity}: {self.message}"
         loc = self.location
@@ -118,6 +122,16 @@ def emit_warning(op: Operation | None, message: str) -> None:
 
 def emit_remark(op: Operation | None, message: str) -> None:
     emit(op, "remark", message)
+
+
+def emit_note(op: Operation | None, message: str) -> None:
+    emit(op, "note", message)
+
+
+def emit_verbatim(op: Operation | None, line: str) -> None:
+    """Report a line in another tool's own format, printed as is (`op` is what it is
+    about, kept for handlers that want the location)."""
+    emit(op, "verbatim", line)
 
 
 class PlainVerifyException(VerifyException):

@@ -18,6 +18,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from tileas_py.hw.gmma_diagnostics import parse_ptxas_output
+from tileas_py.pipelines import PtxasGmmaPipeline
 from tileas_py.ptx.toolchain import PtxasResult, find_tool, run_ptxas
 
 CORPUS_DIR = Path(__file__).parent / "gmma" / "corpus"
@@ -106,3 +108,13 @@ def read_case(ptx: Path) -> CorpusCase:
 
 def corpus_cases(corpus: Path = CORPUS_DIR) -> list[CorpusCase]:
     return [read_case(ptx) for ptx in sorted(corpus.glob("*.ptx"))]
+
+
+def model_messages(
+    text: str, name: str, args: tuple[str, ...] = ()
+) -> tuple[list[tuple[int, int | None]], list[str]]:
+    """What `-p ptxas-gmma` (with the options of ptxas flags `args`) prints for a PTX
+    file: its `(code, line)` list and every line it printed."""
+    lines = PtxasGmmaPipeline.messages(text, name, args)
+    keys = [(d.message.code, d.line) for d in parse_ptxas_output("\n".join(lines))]
+    return keys, lines

@@ -19,6 +19,11 @@ PASSES = {
     "tileas-slicing": "tileas_py.passes.tileas.slicing:SlicingPass",
     "tileas-prepare-for-scheduling": "tileas_py.passes.tileas.prepare_for_scheduling:PrepareForSchedulingPass",
     "tileas-resolve-agent-boundary": "tileas_py.passes.tileas.resolve_agent_boundary:ResolveAgentBoundaryPass",
+    # Ori: ptxas's GMMA phases (seed 000).
+    "ori-propagate-gmma": "tileas_py.passes.ori.propagate_gmma:OriPropagateGmmaPass",
+    "ori-fixup-gmma-sequence": "tileas_py.passes.ori.fixup_gmma_sequence:OriFixupGmmaSequencePass",
+    # Named pipelines.
+    "ptxas-gmma": "tileas_py.pipelines:PtxasGmmaPipeline",
     # Lowerings.
     "convert-nvvm-to-ori": "tileas_py.passes.lowering.convert_nvvm_to_ori:ConvertNvvmToOriPass",
 }

@@ -9,18 +9,33 @@
 - `RegisterNumbering(func)`: dense numbers for the function's registers, so register sets
   are Python ints used as bit vectors.
 - `liveness(cfg, numbering)`: live-in / live-out register sets per block.
+- `control_dependence(cfg)`: the conditional branches each block is control dependent on.
+- `Divergence(func, cfg, numbering)`: which registers may differ between the threads of a
+  warpgroup (derived from `%tid.x`, `%laneid`, loads, ...) and so which branches are
+  divergent; kernel parameters, `%ctaid` and constants are uniform.
 
 Every analysis is linear in the size of the function per iteration of its fixed point.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from tileas_py.dialects.ori.attributes import (
+    AddressAttr,
+    NotAttr,
+    PairAttr,
+    ParenAttr,
+    SpecialRegAttr,
+    VectorAttr,
+)
 from tileas_py.dialects.ori.function import FuncOp, RegOp
-from tileas_py.dialects.ori.instructions import InstructionOp
+from tileas_py.dialects.ori.instructions import (
+    InstructionOp,
+    TerminatorInstructionOp,
+)
 
 
 def defs(inst: InstructionOp) -> list[SSAValue]:
@@ -254,15 +269,20 @@ class RegisterNumbering:
         return members
 
 
-def block_use_def(block: Block, numbering: RegisterNumbering) -> tuple[int, int]:
+def block_use_def(
+    block: Block,
+    numbering: RegisterNumbering,
+    ignoring: Container[Operation] = (),
+) -> tuple[int, int]:
     """(registers read before any write, registers surely written) in `block`.
 
     A guarded instruction may not execute, so its writes do not count as surely written.
+    Instructions in `ignoring` (e.g. dead code about to be removed) are skipped.
     """
     used = 0
     killed = 0
     for op in block.ops:
-        if not isinstance(op, InstructionOp):
+        if not isinstance(op, InstructionOp) or op in ignoring:
             continue
         used |= numbering.mask(op.uses()) & ~killed
         if op.guard is None:
@@ -271,11 +291,14 @@ def block_use_def(block: Block, numbering: RegisterNumbering) -> tuple[int, int]
 
 
 def liveness(
-    cfg: ControlFlowGraph, numbering: RegisterNumbering
+    cfg: ControlFlowGraph,
+    numbering: RegisterNumbering,
+    ignoring: Container[Operation] = (),
 ) -> tuple[list[int], list[int]]:
-    """Live-in and live-out register bit vectors of each block (by CFG index)."""
+    """Live-in and live-out register bit vectors of each block (by CFG index), as if the
+    instructions in `ignoring` were not there."""
     count = len(cfg.blocks)
-    gen_kill = [block_use_def(block, numbering) for block in cfg.blocks]
+    gen_kill = [block_use_def(block, numbering, ignoring) for block in cfg.blocks]
     live_in = [0] * count
     live_out = [0] * count
     order = list(reversed(cfg.reverse_postorder))
@@ -295,3 +318,166 @@ def liveness(
                 live_in[i] = new_in
                 changed = True
     return live_in, live_out
+
+
+def control_dependence(cfg: ControlFlowGraph) -> list[int]:
+    """For each block (by CFG index), the bit vector of the blocks whose conditional branch
+    decides whether it runs (Ferrante, Ottenstein and Warren: walk the post-dominator tree
+    from each successor up to the branch's immediate post-dominator)."""
+    dependence = [0] * len(cfg.blocks)
+    for branch, successors in enumerate(cfg.successors):
+        if len(successors) < 2:
+            continue
+        stop = cfg.ipdom[branch]
+        for successor in successors:
+            runner: int | None = successor
+            while runner is not None and runner != stop:
+                dependence[runner] |= 1 << branch
+                runner = cfg.ipdom[runner]
+    return dependence
+
+
+# Special registers that may differ between the threads of one warpgroup; every other one
+# (%ctaid, %nctaid, %ntid, %gridid, %cluster_*, %smid, ...) is the same for all of them.
+_DIVERGENT_SPECIAL_REGISTERS = (
+    "%tid",
+    "%laneid",
+    "%warpid",
+    "%lanemask",
+    "%clock",
+    "%globaltimer",
+    "%pm",
+)
+
+# Instructions whose results may differ between threads even from uniform operands.
+_DIVERGENT_RESULT_ROOTS = frozenset(
+    {"atom", "shfl", "vote", "match", "redux", "elect", "activemask", "call"}
+)
+
+
+def special_registers_of(operand: Attribute) -> Iterator[str]:
+    """The special registers (`%tid.x`, ...) an operand reads."""
+    if isinstance(operand, SpecialRegAttr):
+        yield operand.reg_name.data
+    elif isinstance(operand, AddressAttr):
+        yield from special_registers_of(operand.base)
+        for item in operand.rest:
+            yield from special_registers_of(item)
+    elif isinstance(operand, VectorAttr | ParenAttr):
+        for item in operand.elements:
+            yield from special_registers_of(item)
+    elif isinstance(operand, PairAttr):
+        yield from special_registers_of(operand.first)
+        yield from special_registers_of(operand.second)
+    elif isinstance(operand, NotAttr):
+        yield from special_registers_of(operand.operand)
+
+
+def _has_divergent_source(inst: InstructionOp) -> bool:
+    """Whether `inst` produces thread-dependent values whatever its register operands."""
+    opcode = inst.opcode.data
+    root = opcode.split(".", 1)[0]
+    if root in _DIVERGENT_RESULT_ROOTS:
+        return True
+    if root in ("ld", "ldu") and not opcode.startswith(("ld.param", "ld.const")):
+        return True
+    return any(
+        name.startswith(_DIVERGENT_SPECIAL_REGISTERS)
+        for operand in inst.layout
+        for name in special_registers_of(operand)
+    )
+
+
+class Divergence:
+    """Which registers and branches may differ between the threads of a warpgroup.
+
+    A register is divergent when an instruction defining it reads a divergent register or
+    a thread-dependent source (`%tid.x`, `%laneid`, a load from memory other than `.param`
+    and `.const`, a shuffle, a vote, a call's result), or when it is defined under a
+    divergent branch and read outside it (its value then depends on the path each thread
+    took). A conditional branch is divergent when its guard is divergent and it is not
+    `.uni`. Data and control divergence feed each other; the fixed point is reached after at
+    most one round per divergent branch, each round linear in the function.
+    """
+
+    def __init__(
+        self, func: FuncOp, cfg: ControlFlowGraph, numbering: RegisterNumbering
+    ) -> None:
+        self.cfg = cfg
+        self.control_dependence = control_dependence(cfg)
+        self.registers: int = 0
+        """Bit vector of the divergent registers."""
+        self.branches: int = 0
+        """Bit vector of the blocks (CFG indices) ending in a divergent branch."""
+        # Each instruction's block, used and defined register numbers, read once.
+        self._instructions: list[tuple[int, list[int], list[int]]] = []
+        self._users: list[list[int]] = [[] for _ in range(len(numbering))]
+        sources = 0
+        for index, block in enumerate(cfg.blocks):
+            for op in block.ops:
+                if not isinstance(op, InstructionOp):
+                    continue
+                used = [numbering.number[r] for r in op.uses()]
+                defined = [numbering.number[r] for r in op.defs()]
+                position = len(self._instructions)
+                self._instructions.append((index, used, defined))
+                for number in used:
+                    self._users[number].append(position)
+                if _has_divergent_source(op):
+                    for number in defined:
+                        sources |= 1 << number
+        guards: list[tuple[int, int]] = []
+        for index, block in enumerate(cfg.blocks):
+            terminator = block.last_op
+            if (
+                isinstance(terminator, TerminatorInstructionOp)
+                and terminator.guard is not None
+                and ".uni" not in terminator.opcode.data
+            ):
+                guards.append((index, numbering.number[terminator.guard]))
+        while True:
+            registers = self._propagate(sources)
+            branches = 0
+            for index, guard in guards:
+                if registers >> guard & 1:
+                    branches |= 1 << index
+            if branches == self.branches and registers == self.registers:
+                return
+            self.registers, self.branches = registers, branches
+            sources |= self._defined_under_divergence(len(numbering))
+
+    def _propagate(self, sources: int) -> int:
+        """Everything computed from the divergent `sources` (a def-use worklist)."""
+        divergent = sources
+        worklist = [n for n in range(sources.bit_length()) if sources >> n & 1]
+        while worklist:
+            number = worklist.pop()
+            for position in self._users[number]:
+                for defined in self._instructions[position][2]:
+                    if not divergent >> defined & 1:
+                        divergent |= 1 << defined
+                        worklist.append(defined)
+        return divergent
+
+    def _defined_under_divergence(self, count: int) -> int:
+        """Registers defined under a divergent branch and read where it has joined."""
+        regions = [0] * count
+        for index, _, defined in self._instructions:
+            region = self.control_dependence[index] & self.branches
+            if region:
+                for number in defined:
+                    regions[number] |= region
+        joined = 0
+        for index, used, _ in self._instructions:
+            inside = self.control_dependence[index]
+            for number in used:
+                if regions[number] & ~inside:
+                    joined |= 1 << number
+        return joined
+
+    def is_divergent(self, reg: SSAValue, numbering: RegisterNumbering) -> bool:
+        return bool(self.registers >> numbering.number[reg] & 1)
+
+    def divergent_dependence(self, block: Block) -> int:
+        """The divergent branches (a bit vector of CFG indices) `block` depends on."""
+        return self.control_dependence[self.cfg.index[block]] & self.branches

@@ -52,9 +52,26 @@ from tileas_py.dialects.ori.operand_syntax import OperandParser, OperandPrinter
 
 
 @lru_cache(maxsize=1 << 14)
+def _roles_of(layout: ArrayAttr[Attribute]) -> tuple[Role, ...]:
+    return tuple(slot.role for operand in layout for slot in slots_of(operand))
+
+
+# Hashing a layout walks all its attributes; the analyses ask for the roles of the same
+# layout objects over and over, so they are remembered by identity too (the entry keeps
+# the layout alive, so its id cannot be reused while cached).
+_ROLES_BY_ID: dict[int, tuple[ArrayAttr[Attribute], tuple[Role, ...]]] = {}
+
+
 def layout_roles(layout: ArrayAttr[Attribute]) -> tuple[Role, ...]:
     """The role of each register slot of a layout, in SSA operand order."""
-    return tuple(slot.role for operand in layout for slot in slots_of(operand))
+    cached = _ROLES_BY_ID.get(id(layout))
+    if cached is not None and cached[0] is layout:
+        return cached[1]
+    if len(_ROLES_BY_ID) >= 1 << 16:
+        _ROLES_BY_ID.clear()
+    roles = _roles_of(layout)
+    _ROLES_BY_ID[id(layout)] = (layout, roles)
+    return roles
 
 
 class InstructionOp(IRDLOperation, ABC):
@@ -98,24 +115,36 @@ class InstructionOp(IRDLOperation, ABC):
 
     # -- the accessor API of the ptxas phases ---------------------------------------------
 
+    # The register operands follow the optional guard; reading them through `operands`
+    # rather than the segment accessors keeps these calls cheap (the analyses call them
+    # for every instruction, many times).
+
+    def _register_operands(self) -> tuple[Sequence[SSAValue], int]:
+        """All operands, and where the registers start (after the guard, if any)."""
+        operands = self.operands
+        return operands, len(operands) - len(layout_roles(self.layout))
+
     def register_roles(self) -> list[tuple[SSAValue, Role]]:
         """Each register operand (guard excluded) with what this instruction does to it."""
-        return list(zip(self.registers, layout_roles(self.layout), strict=True))
+        operands, start = self._register_operands()
+        return list(zip(operands[start:], layout_roles(self.layout), strict=True))
 
     def defs(self) -> list[SSAValue]:
         """The registers this instruction writes, in PTX order."""
+        operands, start = self._register_operands()
         return [
-            reg
-            for reg, role in zip(self.registers, layout_roles(self.layout), strict=True)
+            operands[start + i]
+            for i, role in enumerate(layout_roles(self.layout))
             if role is not Role.USE
         ]
 
     def uses(self) -> list[SSAValue]:
         """The registers this instruction reads, its guard first."""
-        used = [] if self.guard is None else [self.guard]
+        operands, start = self._register_operands()
+        used = list(operands[:start])
         used.extend(
-            reg
-            for reg, role in zip(self.registers, layout_roles(self.layout), strict=True)
+            operands[start + i]
+            for i, role in enumerate(layout_roles(self.layout))
             if role is not Role.DEF
         )
         return used
@@ -123,6 +152,12 @@ class InstructionOp(IRDLOperation, ABC):
     @property
     def is_guarded(self) -> bool:
         return self.guard is not None
+
+    @property
+    def guard_register(self) -> SSAValue | None:
+        """The guard predicate (as `guard`, without decoding the operand segments)."""
+        operands, start = self._register_operands()
+        return operands[0] if start else None
 
     # -- custom syntax: `ori.x [if [not] %p] "mnemonic" (operands) successors` ------------
 
@@ -279,12 +314,16 @@ class WgmmaMmaAsyncOp(InstructionOp):
         """The accumulator registers, read and written by the MMA."""
         accumulator = self.layout.data[0]
         assert isinstance(accumulator, VectorAttr)
-        return self.registers[: len(accumulator.elements)]
+        operands, start = self._register_operands()
+        return operands[start : start + len(accumulator.elements)]
 
     @property
     def inputs(self) -> list[SSAValue]:
         """The registers of the A, B (descriptors or fragments) and later operands."""
-        return list(self.registers[len(self.accumulators) :])
+        accumulator = self.layout.data[0]
+        assert isinstance(accumulator, VectorAttr)
+        operands, start = self._register_operands()
+        return list(operands[start + len(accumulator.elements) :])
 
 
 @irdl_op_definition

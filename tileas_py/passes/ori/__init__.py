@@ -1,0 +1,1 @@
+"""The ptxas phases on ori, one pass per module, named after the phase."""

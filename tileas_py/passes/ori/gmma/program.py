@@ -1,0 +1,575 @@
+"""The function as ptxas's GMMA phases see it: wgmma, calls, and what earlier phases did.
+
+By phase 85 ptxas has already optimized the code: dead instructions are gone (a wgmma whose
+accumulators are never read too), wgmma with identical inputs and zero accumulators are
+merged, calls of defined functions are inlined unless compiling with `-c`. `FunctionFacts`
+models that and computes the per-instruction facts the pipeline dataflow
+(`tileas_py.passes.ori.gmma.model`) reads: register use and definition bit vectors (a
+guarded instruction also reads what it writes, a scale-d 0 wgmma does not read its
+accumulators), accumulator live ranges that lead into a later wgmma, where the program
+waits, and which divergent regions issue or sync wgmma.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from enum import Enum, auto
+
+from xdsl.dialects.builtin import FileLineColLoc, SymbolRefAttr
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from tileas_py.diagnostics import location_of
+from tileas_py.dialects.ori.analysis import (
+    ControlFlowGraph,
+    Divergence,
+    RegisterNumbering,
+    code_blocks,
+)
+from tileas_py.dialects.ori.attributes import (
+    FloatImmAttr,
+    ImmAttr,
+    SlotAttr,
+    VectorAttr,
+    slots_of,
+)
+from tileas_py.dialects.ori.function import FuncOp
+from tileas_py.dialects.ori.instructions import (
+    CallOp,
+    GenericInstructionOp,
+    InstructionOp,
+    WarpgroupCommitBatchOp,
+    WgmmaCommitGroupOp,
+    WgmmaFenceOp,
+    WgmmaMmaAsyncOp,
+    WgmmaWaitGroupOp,
+)
+
+_PURE_ROOTS = frozenset(
+    {
+        "abs", "add", "addc", "and", "bfe", "bfi", "brev", "clz", "cnot", "copysign",
+        "cos", "cvt", "cvta", "div", "dp2a", "dp4a", "ex2", "fma", "fns", "ld", "ldu",
+        "lg2", "lop3", "mad", "mad24", "madc", "max", "min", "mov", "mul", "mul24",
+        "neg", "not", "or", "popc", "prmt", "rcp", "rem", "rsqrt", "sad", "selp", "set",
+        "setp", "shf", "shl", "shr", "sin", "slct", "sqrt", "sub", "subc", "tanh",
+        "testp", "xor",
+    }
+)  # fmt: skip
+
+GMMA_OPS = (WgmmaFenceOp, WgmmaMmaAsyncOp, WgmmaCommitGroupOp, WgmmaWaitGroupOp)
+
+
+def line_of(op: Operation | None) -> int:
+    """The PTX line ptxas names for `op` (0 when it has no source location)."""
+    location = location_of(op)
+    return location.line.data if isinstance(location, FileLineColLoc) else 0
+
+
+def is_removable(inst: InstructionOp) -> bool:
+    """Whether ptxas deletes `inst` when nothing reads what it writes."""
+    if not isinstance(inst, GenericInstructionOp):
+        return False
+    opcode = inst.opcode.data
+    return opcode.split(".", 1)[0] in _PURE_ROOTS and ".volatile" not in opcode
+
+
+def scale_d_operand(op: WgmmaMmaAsyncOp) -> Attribute | None:
+    """The scale-d operand: after D, A, B (and the sparse metadata and selector)."""
+    position = 5 if ".sp." in op.opcode.data else 3
+    layout = op.layout.data
+    return layout[position] if position < len(layout) else None
+
+
+def is_zero_immediate(operand: Attribute | None) -> bool:
+    return isinstance(operand, ImmAttr) and operand.value.data == 0
+
+
+def is_zero_constant(operand: Attribute) -> bool:
+    if isinstance(operand, ImmAttr):
+        return operand.value.data == 0
+    if isinstance(operand, FloatImmAttr):
+        return operand.bits.data & ~(1 << (operand.width.data - 1)) == 0
+    return False
+
+
+def bit_indices(bits: int) -> Iterator[int]:
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
+@dataclass(eq=False)
+class Wgmma:
+    """One `wgmma.mma_async` and the registers the GMMA phases track for it."""
+
+    index: int
+    op: WgmmaMmaAsyncOp
+    accumulators: Sequence[SSAValue]
+    accumulator_bits: int
+    fragment_bits: int
+    """The A-fragment registers (A given in registers rather than as a descriptor)."""
+    input_bits: int
+    """Every non-accumulator register it reads: A, B, sparse metadata, scale-d."""
+    scale_zero: bool
+    """scale-d is the immediate 0: the accumulator input is not read."""
+    line: int
+    merged_into: Wgmma | None = None
+    """The identical earlier wgmma ptxas merges this one into (it becomes a copy)."""
+    merged_across_commit: bool = False
+
+    @property
+    def bit(self) -> int:
+        return 1 << self.index
+
+    @property
+    def reads_scale_register(self) -> bool:
+        """scale-d is a predicate register rather than an immediate."""
+        return isinstance(scale_d_operand(self.op), SlotAttr)
+
+    @property
+    def reads_accumulators(self) -> bool:
+        """A guarded wgmma keeps the old accumulators where it does not run."""
+        return not self.scale_zero or self.op.guard_register is not None
+
+
+class CallKind(Enum):
+    OPAQUE = auto()
+    """Not visible to the caller: `-c`, an extern or an indirect callee."""
+    TRANSPARENT = auto()
+    """A whole-program call of a defined `.func` without wgmma (ptxas inlines it)."""
+    WGMMA = auto()
+    """A whole-program call of a defined `.func` that issues wgmma."""
+    UNRESOLVED = auto()
+    """A whole-program call of an `.extern .func`: ptxas stops."""
+
+
+@dataclass
+class ModuleFunctions:
+    """What the call rules need to know about the module's functions."""
+
+    definitions: dict[str, FuncOp] = field(default_factory=dict[str, FuncOp])
+    issues_wgmma: set[str] = field(default_factory=set[str])
+    """Functions that run `wgmma.mma_async`, themselves or through a defined callee."""
+
+    @staticmethod
+    def of(funcs: Sequence[FuncOp]) -> ModuleFunctions:
+        info = ModuleFunctions()
+        callees: dict[str, set[str]] = {}
+        for func in funcs:
+            name = func.func_name.data
+            if func.is_declaration:
+                continue
+            info.definitions[name] = func
+            called: set[str] = set()
+            for block in code_blocks(func):
+                for op in block.ops:
+                    if isinstance(op, WgmmaMmaAsyncOp):
+                        info.issues_wgmma.add(name)
+                    elif isinstance(op, CallOp) and isinstance(
+                        op.callee, SymbolRefAttr
+                    ):
+                        called.add(op.callee.root_reference.data)
+            callees[name] = called
+        changed = True
+        while changed:
+            changed = False
+            for name, called in callees.items():
+                if name not in info.issues_wgmma and called & info.issues_wgmma:
+                    info.issues_wgmma.add(name)
+                    changed = True
+        return info
+
+
+class FunctionFacts:
+    """The function as ptxas's GMMA phases see it, and the analyses they start from."""
+
+    def __init__(
+        self, func: FuncOp, functions: ModuleFunctions, compile_only: bool = False
+    ) -> None:
+        self.func = func
+        self.name = func.func_name.data
+        self.functions = functions
+        self.compile_only = compile_only
+        self.cfg = ControlFlowGraph(func)
+        self.numbering = RegisterNumbering(func)
+        self.order: dict[Operation, int] = {}
+        self.instructions: list[InstructionOp] = []
+        for block in self.cfg.blocks:
+            for op in block.ops:
+                self.order[op] = len(self.order)
+                if isinstance(op, InstructionOp):
+                    self.instructions.append(op)
+        self.wgmmas: list[Wgmma] = []
+        self.wgmma_of: dict[Operation, Wgmma] = {}
+        for op in self.instructions:
+            if isinstance(op, WgmmaMmaAsyncOp):
+                self._add_wgmma(op)
+        self.accumulator_bits = 0
+        for wgmma in self.wgmmas:
+            self.accumulator_bits |= wgmma.accumulator_bits
+        self.uses_bits: dict[InstructionOp, int] = {}
+        self.defs_bits: dict[InstructionOp, int] = {}
+        for op in self.instructions:
+            self._register_roles(op)
+        self.calls = self._classify_calls()
+        self.commit_bits: dict[Operation, int] = {}
+        for op in self.instructions:
+            if isinstance(op, WgmmaCommitGroupOp | WarpgroupCommitBatchOp):
+                self.commit_bits[op] = 1 << (len(self.wgmmas) + len(self.commit_bits))
+
+    def analyse(self) -> None:
+        """What ptxas's earlier phases have done by phase 85, and the per-instruction facts
+        the pipeline dataflow reads (only for functions that issue or sync wgmma)."""
+        self.dead = self._dead_instructions()
+        self.divergence = Divergence(self.func, self.cfg, self.numbering)
+        self._find_merges()
+        self.defined_before = self._defined_before_wgmma()
+        self.flows_into_wgmma = self._flows_into_wgmma()
+        self.gmma_ahead = self._gmma_ahead()
+        self._gmma_divergent = self._gmma_divergent_blocks()
+
+    # -- the function's wgmma -------------------------------------------------------------
+
+    def _add_wgmma(self, op: WgmmaMmaAsyncOp) -> None:
+        numbering = self.numbering
+        layout = op.layout.data
+        accumulators = op.accumulators
+        fragment: list[SSAValue] = []
+        a_operand = layout[1]
+        if isinstance(a_operand, VectorAttr):
+            registers = iter(op.registers[len(accumulators) :])
+            fragment = [next(registers) for _ in slots_of(a_operand)]
+        wgmma = Wgmma(
+            index=len(self.wgmmas),
+            op=op,
+            accumulators=accumulators,
+            accumulator_bits=numbering.mask(accumulators),
+            fragment_bits=numbering.mask(fragment),
+            input_bits=numbering.mask(op.inputs),
+            scale_zero=is_zero_immediate(scale_d_operand(op)),
+            line=line_of(op),
+        )
+        self.wgmmas.append(wgmma)
+        self.wgmma_of[op] = wgmma
+
+    def has_gmma_work(self) -> bool:
+        """Whether the function issues or syncs wgmma, or calls a function that does."""
+        return any(
+            isinstance(
+                op,
+                WgmmaMmaAsyncOp | WgmmaCommitGroupOp | WgmmaWaitGroupOp | WgmmaFenceOp,
+            )
+            for op in self.instructions
+        ) or any(
+            kind in (CallKind.WGMMA, CallKind.UNRESOLVED)
+            for kind in self.calls.values()
+        )
+
+    def _register_roles(self, op: InstructionOp) -> None:
+        """What `op` reads and writes as ptxas sees it: a guarded instruction also reads
+        what it writes (the old value survives where it does not run), and a wgmma with
+        scale-d 0 does not read its accumulators."""
+        numbering = self.numbering
+        wgmma = self.wgmma_of.get(op)
+        if wgmma is not None:
+            uses = wgmma.input_bits
+            if wgmma.reads_accumulators:
+                uses |= wgmma.accumulator_bits
+            if op.guard_register is not None:
+                uses |= numbering.mask((op.guard_register,))
+            self.uses_bits[op] = uses
+            self.defs_bits[op] = wgmma.accumulator_bits
+            return
+        defs = numbering.mask(op.defs())
+        uses = numbering.mask(op.uses())
+        if op.guard_register is not None:
+            uses |= defs
+        self.uses_bits[op] = uses
+        self.defs_bits[op] = defs
+
+    # -- what ptxas's earlier phases have done by phase 85 ---------------------------------
+
+    def _dead_instructions(self) -> set[InstructionOp]:
+        """Instructions ptxas deletes before phase 85: side-effect-free ones, and wgmma,
+        whose results are never read (faint code, to a fixed point)."""
+        dead: set[InstructionOp] = set()
+        while True:
+            live_out = self._live_out(dead)
+            found = False
+            for index, block in enumerate(self.cfg.blocks):
+                live = live_out[index]
+                for op in reversed(list(block.ops)):
+                    if not isinstance(op, InstructionOp) or op in dead:
+                        continue
+                    defs = self.defs_bits[op]
+                    removable = is_removable(op) or (
+                        isinstance(op, WgmmaMmaAsyncOp)
+                        and self.wgmma_of[op].merged_into is None
+                    )
+                    if removable and defs and not defs & live:
+                        dead.add(op)
+                        found = True
+                        continue
+                    if op.guard_register is None:
+                        live &= ~defs
+                    live |= self.uses_bits[op]
+            if not found:
+                return dead
+
+    def _live_out(self, dead: set[InstructionOp]) -> list[int]:
+        """Live-out registers of each block, as ptxas sees reads and writes."""
+        cfg = self.cfg
+        count = len(cfg.blocks)
+        gen = [0] * count
+        kill = [0] * count
+        for index, block in enumerate(cfg.blocks):
+            used = killed = 0
+            for op in block.ops:
+                if not isinstance(op, InstructionOp) or op in dead:
+                    continue
+                used |= self.uses_bits[op] & ~killed
+                if op.guard_register is None:
+                    killed |= self.defs_bits[op]
+            gen[index], kill[index] = used, killed
+        live_in = [0] * count
+        live_out = [0] * count
+        order = list(reversed(cfg.reverse_postorder))
+        reached = set(order)
+        order += [i for i in range(count) if i not in reached]
+        changed = True
+        while changed:
+            changed = False
+            for i in order:
+                out = 0
+                for successor in cfg.successors[i]:
+                    out |= live_in[successor]
+                new_in = gen[i] | (out & ~kill[i])
+                if out != live_out[i] or new_in != live_in[i]:
+                    live_out[i], live_in[i] = out, new_in
+                    changed = True
+        return live_out
+
+    def _classify_calls(self) -> dict[Operation, CallKind]:
+        kinds: dict[Operation, CallKind] = {}
+        for op in self.instructions:
+            if not isinstance(op, CallOp):
+                continue
+            callee = op.callee
+            name = (
+                callee.root_reference.data
+                if isinstance(callee, SymbolRefAttr)
+                else None
+            )
+            if name is None or self.compile_only:
+                kinds[op] = CallKind.OPAQUE
+            elif name not in self.functions.definitions:
+                kinds[op] = CallKind.UNRESOLVED
+            elif name in self.functions.issues_wgmma:
+                kinds[op] = CallKind.WGMMA
+            else:
+                kinds[op] = CallKind.TRANSPARENT
+        return kinds
+
+    def _find_merges(self) -> None:
+        """ptxas merges a wgmma into an identical earlier one of the same block and fence
+        region when both start from a zero accumulator (scale-d 0, or registers only ever
+        set to 0) and none of their inputs is redefined in between."""
+        zero = self._zero_registers()
+        for block in self.cfg.blocks:
+            candidates: list[tuple[Wgmma, int]] = []
+            commits = 0
+            for op in block.ops:
+                if isinstance(op, WgmmaFenceOp):
+                    candidates = []
+                elif isinstance(op, WgmmaCommitGroupOp):
+                    commits += 1
+                elif isinstance(op, WgmmaMmaAsyncOp):
+                    wgmma = self.wgmma_of[op]
+                    starts_from_zero = wgmma.scale_zero or (
+                        wgmma.accumulator_bits & ~zero == 0
+                    )
+                    if op.guard_register is None and starts_from_zero:
+                        for earlier, earlier_commits in candidates:
+                            if self._identical(earlier, wgmma):
+                                wgmma.merged_into = earlier.merged_into or earlier
+                                wgmma.merged_across_commit = earlier_commits != commits
+                                break
+                        else:
+                            candidates.append((wgmma, commits))
+                    continue
+                if isinstance(op, InstructionOp) and candidates:
+                    defs = self.numbering.mask(op.defs())
+                    candidates = [
+                        (w, c) for w, c in candidates if not w.input_bits & defs
+                    ]
+
+    def _identical(self, first: Wgmma, second: Wgmma) -> bool:
+        return (
+            first.op.opcode == second.op.opcode
+            and first.op.layout.data[1:] == second.op.layout.data[1:]
+            and list(first.op.inputs) == list(second.op.inputs)
+            and first.scale_zero == second.scale_zero
+            and first.accumulator_bits != second.accumulator_bits
+        )
+
+    def _zero_registers(self) -> int:
+        """Registers whose every definition is a `mov` of the constant 0."""
+        zero = 0
+        other = 0
+        numbering = self.numbering
+        for op in self.instructions:
+            defs = numbering.mask(op.defs())
+            if not defs or isinstance(op, WgmmaMmaAsyncOp):
+                continue
+            layout = op.layout.data
+            if (
+                op.opcode.data.startswith("mov.")
+                and op.guard_register is None
+                and len(layout) == 2
+                and is_zero_constant(layout[1])
+            ):
+                zero |= defs
+            else:
+                other |= defs
+        return zero & ~other
+
+    def _defined_before_wgmma(self) -> dict[Wgmma, int]:
+        """For each wgmma, the registers some definition reaches it with (may-defined)."""
+        numbering = self.numbering
+        count = len(self.cfg.blocks)
+        gen = [0] * count
+        for index, block in enumerate(self.cfg.blocks):
+            for op in block.ops:
+                if isinstance(op, InstructionOp) and op not in self.dead:
+                    gen[index] |= numbering.mask(op.defs())
+        defined_in = [0] * count
+        changed = True
+        while changed:
+            changed = False
+            for index in self.cfg.reverse_postorder:
+                incoming = 0
+                for p in self.cfg.predecessors[index]:
+                    incoming |= defined_in[p] | gen[p]
+                if incoming != defined_in[index]:
+                    defined_in[index] = incoming
+                    changed = True
+        result: dict[Wgmma, int] = {}
+        for index, block in enumerate(self.cfg.blocks):
+            defined = defined_in[index]
+            for op in block.ops:
+                if not isinstance(op, InstructionOp) or op in self.dead:
+                    continue
+                wgmma = self.wgmma_of.get(op)
+                if wgmma is not None:
+                    result[wgmma] = defined
+                defined |= numbering.mask(op.defs())
+        return result
+
+    def _flows_into_wgmma(self) -> dict[Operation, int]:
+        """For each instruction, the registers whose value after it a later wgmma takes as
+        its accumulator (ptxas's accumulator live ranges; scale-d 0 does not cut them)."""
+        cfg = self.cfg
+        count = len(cfg.blocks)
+
+        def scan(index: int, live: int, record: dict[Operation, int] | None) -> int:
+            for op in reversed(list(cfg.blocks[index].ops)):
+                if not isinstance(op, InstructionOp) or op in self.dead:
+                    continue
+                if record is not None:
+                    record[op] = live
+                wgmma = self.wgmma_of.get(op)
+                if wgmma is not None:
+                    live |= wgmma.accumulator_bits
+                elif op.guard_register is None:
+                    live &= ~self.defs_bits[op]
+            return live
+
+        live_in = [0] * count
+        live_out = [0] * count
+        changed = True
+        while changed:
+            changed = False
+            for index in reversed(cfg.reverse_postorder):
+                out = 0
+                for successor in cfg.successors[index]:
+                    out |= live_in[successor]
+                new_in = scan(index, out, None)
+                if out != live_out[index] or new_in != live_in[index]:
+                    live_out[index], live_in[index] = out, new_in
+                    changed = True
+        result: dict[Operation, int] = {}
+        for index in range(count):
+            scan(index, live_out[index], result)
+        return result
+
+    def _gmma_ahead(self) -> dict[Operation, bool]:
+        """For each instruction, whether a fence, wgmma, commit or wait follows it on some
+        path (when none does, ptxas ends the stage itself at the first place it can)."""
+        cfg = self.cfg
+        has_gmma = [
+            any(isinstance(op, GMMA_OPS) for op in block.ops) for block in cfg.blocks
+        ]
+        reach_in = list(has_gmma)
+        changed = True
+        while changed:
+            changed = False
+            for index in reversed(cfg.reverse_postorder):
+                if not reach_in[index] and any(
+                    reach_in[s] for s in cfg.successors[index]
+                ):
+                    reach_in[index] = True
+                    changed = True
+        result: dict[Operation, bool] = {}
+        for index, block in enumerate(cfg.blocks):
+            ahead = any(reach_in[s] for s in cfg.successors[index])
+            for op in reversed(list(block.ops)):
+                result[op] = ahead
+                if isinstance(op, GMMA_OPS):
+                    ahead = True
+        return result
+
+    def _gmma_divergent_blocks(self) -> list[bool]:
+        """Blocks under a divergent branch whose region issues or syncs wgmma: a wait
+        needed there cannot be hoisted above the branch."""
+        dependence = self.divergence.control_dependence
+        branches = self.divergence.branches
+        with_gmma = 0
+        for index, block in enumerate(self.cfg.blocks):
+            if any(
+                isinstance(op, GMMA_OPS) and op not in self.dead for op in block.ops
+            ):
+                with_gmma |= dependence[index] & branches
+        return [bool(d & with_gmma) for d in dependence]
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _block(self, op: Operation) -> Block:
+        block = op.parent_block()
+        assert block is not None
+        return block
+
+    def _members(self, bits: int) -> list[Wgmma]:
+        """The wgmma of a bit vector (commit pseudo-members left out)."""
+        members: list[Wgmma] = []
+        bits &= (1 << len(self.wgmmas)) - 1
+        while bits:
+            low = bits & -bits
+            members.append(self.wgmmas[low.bit_length() - 1])
+            bits ^= low
+        return members
+
+    def _branch_of(self, blocks: int) -> Operation | None:
+        """The branch ending the first block (in program order) of a bit vector."""
+        blocks &= (1 << len(self.cfg.blocks)) - 1
+        if not blocks:
+            return None
+        return self.cfg.blocks[(blocks & -blocks).bit_length() - 1].last_op
+
+    def _dependence(self, wgmma: Wgmma) -> int:
+        """The divergent branches a wgmma depends on; a divergent guard counts as one."""
+        branches = self.divergence.divergent_dependence(self._block(wgmma.op))
+        guard = wgmma.op.guard
+        if guard is not None and self.divergence.is_divergent(guard, self.numbering):
+            branches |= 1 << (len(self.cfg.blocks) + wgmma.index)
+        return branches
