@@ -108,7 +108,8 @@ def _python_to_spec(value: object) -> str:
 
 
 def _has_example(doc: str) -> bool:
-    return "```" in doc or "Before" in doc or "Example" in doc
+    """Whether a docstring shows an example: fenced, indented, or introduced by name."""
+    return any(mark in doc for mark in ("```", "Before", "Example", "\n\n    "))
 
 
 def _cell(text: str) -> str:
@@ -141,7 +142,11 @@ def pass_section(name: str, cls: type[ModulePass]) -> str:
 def reference() -> str:
     """The whole page, passes in the registry's order."""
     factories = get_all_passes()
-    index = [f"- [`{name}`](#{_anchor(name)})" for name in PASSES]
+    index = [
+        f"- [`{name}`](#{_anchor(name)})"
+        + (" (pipeline)" if ".pipelines:" in PASSES[name] else "")
+        for name in PASSES
+    ]
     sections = [pass_section(name, factories[name]()) for name in PASSES]
     return "\n".join([HEADER, *index, "", *sections])
 
@@ -162,7 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         DOCS_PAGE.write_text(page)
     elif args.check:
         if DOCS_PAGE.read_text() != page:
-            print(f"{DOCS_PAGE} is stale: run {parser.prog} --write", file=sys.stderr)
+            print(
+                f"{DOCS_PAGE} is stale: run python -m tileas_py.tools.pass_reference --write",
+                file=sys.stderr,
+            )
             return 1
     else:
         sys.stdout.write(page)
