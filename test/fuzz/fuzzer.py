@@ -16,33 +16,28 @@ with one pipeline (no passes, `-t ptx`, a registered pass, `--split-input-file`,
 
 Cases are deterministic: case `i` of seed `s` is always the same input and pipeline.
 The in-suite test (`test_fuzz.py`) runs a few hundred cases; the long campaign is
-
-    .venv/bin/python test/fuzz/fuzzer.py --cases 50000 --jobs 2 --out fuzz-out
-
-which prints a table of cases per corpus and pipeline and, for each distinct failure,
-writes the input, a reduced input and the traceback under `--out`.
+campaign.py (mutations in mutations.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import os
 import random
 import re
-import resource
 import signal
 import subprocess
 import sys
 import tempfile
 import time
 import traceback
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+
+from mutations import Mutation, Seed, mutate, tokens_of
 
 from tileas_py.passes import get_all_passes
 from tileas_py.tools.tileas_opt import run_tool
@@ -50,17 +45,8 @@ from tileas_py.tools.tileas_opt import run_tool
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TOOL = Path(sys.executable).parent / "tileas-opt"
 
+
 # -- the corpus ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Seed:
-    """One input of the corpus: `kind` is the file extension tileas-opt reads it as."""
-
-    name: str
-    corpus: str
-    kind: str
-    data: bytes
 
 
 def _corpus_of(path: Path) -> str:
@@ -96,285 +82,6 @@ def load_corpus(root: Path = REPO_ROOT, ori_mlir: int = 12) -> list[Seed]:
             text = outcome.stdout.encode()
             seeds.append(Seed(f"{seed.name} (as ori)", "ori-mlir", "mlir", text))
     return seeds
-
-
-# -- mutations -----------------------------------------------------------------------------
-
-_TOKEN = re.compile(
-    rb"[A-Za-z_$%#!^@.][\w$.]*|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\"(?:[^\"\\\n]|\\.)*\"|\S"
-)
-_NUMBER = re.compile(rb"(?<![\w.$%])-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
-
-BOUNDARY_NUMBERS: tuple[bytes, ...] = (
-    b"0",
-    b"-1",
-    b"1",
-    b"-0",
-    b"2",
-    b"3",
-    b"7",
-    b"127",
-    b"128",
-    b"255",
-    b"256",
-    b"4096",
-    b"65535",
-    b"65536",
-    b"2147483647",
-    b"2147483648",
-    b"-2147483648",
-    b"-2147483649",
-    b"4294967295",
-    b"4294967296",
-    b"9223372036854775807",
-    b"9223372036854775808",
-    b"-9223372036854775809",
-    b"18446744073709551616",
-    b"340282366920938463463374607431768211456",
-    b"1" * 5000,
-    b"0x",
-    b"0xFFFFFFFFFFFFFFFFFFFF",
-    b"0x7fffffff",
-    b"0b102",
-    b"09",
-    b"1e309",
-    b"-1e309",
-    b"1.5",
-    b"nan",
-    b"inf",
-    b"0f7FC00000",
-    b"0d7FF8000000000000",
-    b"1e-400",
-)
-
-NESTING: tuple[tuple[bytes, bytes], ...] = (
-    (b"(", b")"),
-    (b"[", b"]"),
-    (b"{", b"}"),
-    (b"<", b">"),
-    (b"!llvm.ptr<", b">"),
-    (b"tensor<", b">"),
-    (b"!nvvm.struct<(", b")>"),
-    (b"scf.execute_region { ", b" }"),
-    (b"[[", b"]]"),
-)
-
-
-@dataclass
-class Mutation:
-    """The random choices of one case; `applied` names the mutations, for the report."""
-
-    rng: random.Random
-    seeds: Sequence[Seed]
-    applied: list[str] = field(default_factory=lambda: [])
-
-
-def _lines(data: bytes) -> list[bytes]:
-    return data.split(b"\n")
-
-
-def _tokens(data: bytes) -> list[tuple[int, int]]:
-    return [m.span() for m in _TOKEN.finditer(data)]
-
-
-def _pick_token(m: Mutation, data: bytes) -> tuple[int, int] | None:
-    tokens = _tokens(data)
-    return m.rng.choice(tokens) if tokens else None
-
-
-def delete_line(m: Mutation, data: bytes) -> bytes:
-    lines = _lines(data)
-    i = m.rng.randrange(len(lines))
-    n = m.rng.choice((1, 1, 1, 2, 5))
-    return b"\n".join(lines[:i] + lines[i + n :])
-
-
-def duplicate_line(m: Mutation, data: bytes) -> bytes:
-    lines = _lines(data)
-    i = m.rng.randrange(len(lines))
-    j = m.rng.randrange(len(lines) + 1)
-    return b"\n".join([*lines[:j], lines[i], *lines[j:]])
-
-
-def swap_lines(m: Mutation, data: bytes) -> bytes:
-    lines = _lines(data)
-    i, j = m.rng.randrange(len(lines)), m.rng.randrange(len(lines))
-    lines[i], lines[j] = lines[j], lines[i]
-    return b"\n".join(lines)
-
-
-def delete_token(m: Mutation, data: bytes) -> bytes:
-    span = _pick_token(m, data)
-    if span is None:
-        return data
-    return data[: span[0]] + data[span[1] :]
-
-
-def duplicate_token(m: Mutation, data: bytes) -> bytes:
-    span = _pick_token(m, data)
-    if span is None:
-        return data
-    token = data[span[0] : span[1]]
-    return data[: span[1]] + b" " + token + data[span[1] :]
-
-
-def swap_tokens(m: Mutation, data: bytes) -> bytes:
-    tokens = _tokens(data)
-    if len(tokens) < 2:
-        return data
-    a, b = sorted(m.rng.sample(tokens, 2))
-    if a[1] > b[0]:
-        return data
-    return (
-        data[: a[0]]
-        + data[b[0] : b[1]]
-        + data[a[1] : b[0]]
-        + data[a[0] : a[1]]
-        + data[b[1] :]
-    )
-
-
-def _token_class(token: bytes) -> int:
-    return 0 if token[:1].isdigit() or token[:1] == b"-" else 1 if len(token) > 1 else 2
-
-
-def replace_token(m: Mutation, data: bytes) -> bytes:
-    """A token of another seed of the same kind, in place of one of this; mostly one of
-    the same class (name, number, punctuation), which keeps more inputs well-formed."""
-    span = _pick_token(m, data)
-    if span is None:
-        return data
-    token = data[span[0] : span[1]]
-    donor = m.rng.choice(m.seeds).data
-    tokens = [donor[a:b] for a, b in _tokens(donor)]
-    if m.rng.random() < 0.8:
-        tokens = [t for t in tokens if _token_class(t) == _token_class(token)]
-    if not tokens:
-        return data
-    return data[: span[0]] + m.rng.choice(tokens) + data[span[1] :]
-
-
-def replace_line(m: Mutation, data: bytes) -> bytes:
-    """A line of another seed in place of one of this."""
-    lines = _lines(data)
-    donor = _lines(m.rng.choice(m.seeds).data)
-    lines[m.rng.randrange(len(lines))] = m.rng.choice(donor)
-    return b"\n".join(lines)
-
-
-def splice(m: Mutation, data: bytes) -> bytes:
-    """A few lines of another seed, inserted at a random line."""
-    donor = _lines(m.rng.choice(m.seeds).data)
-    start = m.rng.randrange(len(donor))
-    piece = donor[start : start + m.rng.choice((1, 2, 4, 10, 40))]
-    lines = _lines(data)
-    at = m.rng.randrange(len(lines) + 1)
-    return b"\n".join([*lines[:at], *piece, *lines[at:]])
-
-
-def boundary_number(m: Mutation, data: bytes) -> bytes:
-    numbers = [x.span() for x in _NUMBER.finditer(data)]
-    if not numbers:
-        return data
-    start, end = m.rng.choice(numbers)
-    return data[:start] + m.rng.choice(BOUNDARY_NUMBERS) + data[end:]
-
-
-def truncate(m: Mutation, data: bytes) -> bytes:
-    return data[: m.rng.randrange(len(data) + 1)]
-
-
-def random_bytes(m: Mutation, data: bytes) -> bytes:
-    at = m.rng.randrange(len(data) + 1)
-    alphabet = m.rng.choice(
-        (
-            b"{}[]()<>,;:=@%#!^\"'\\-+*./ \n\t0123456789abcdefxyz_$",
-            bytes(range(256)),
-        )
-    )
-    noise = bytes(m.rng.choice(alphabet) for _ in range(m.rng.randrange(1, 9)))
-    cut = m.rng.choice((0, 0, 1, 4))
-    return data[:at] + noise + data[at + cut :]
-
-
-def non_utf8(m: Mutation, data: bytes) -> bytes:
-    at = m.rng.randrange(len(data) + 1)
-    bad = m.rng.choice((b"\xff", b"\xc3", b"\xed\xa0\x80", b"\x80abc", b"\xfe\xff"))
-    return data[:at] + bad + data[at:]
-
-
-def deep_nesting(m: Mutation, data: bytes) -> bytes:
-    opening, closing = m.rng.choice(NESTING)
-    depth = m.rng.choice((50, 300, 1000, 5000, 20000))
-    span = _pick_token(m, data)
-    if span is None:
-        return opening * depth + closing * depth
-    start, end = span
-    closed = m.rng.random() < 0.5
-    return (
-        data[:start]
-        + opening * depth
-        + data[start:end]
-        + (closing * depth if closed else b"")
-        + data[end:]
-    )
-
-
-def long_line(m: Mutation, data: bytes) -> bytes:
-    span = _pick_token(m, data)
-    if span is None:
-        return data
-    start, end = span
-    token = data[start:end]
-    count = m.rng.choice((1000, 20000, 100000))
-    choice = m.rng.randrange(3)
-    if choice == 0:
-        filler = b", ".join([token] * count)
-    elif choice == 1:
-        filler = token + b"x" * count
-    else:
-        filler = b"9" * count
-    return data[:start] + filler + data[end:]
-
-
-def split_marker(m: Mutation, data: bytes) -> bytes:
-    lines = _lines(data)
-    at = m.rng.randrange(len(lines) + 1)
-    return b"\n".join([*lines[:at], b"// -----", *lines[at:]])
-
-
-MUTATORS: tuple[Callable[[Mutation, bytes], bytes], ...] = (
-    delete_line,
-    delete_line,
-    duplicate_line,
-    swap_lines,
-    delete_token,
-    delete_token,
-    duplicate_token,
-    swap_tokens,
-    replace_token,
-    replace_token,
-    replace_token,
-    replace_line,
-    splice,
-    boundary_number,
-    boundary_number,
-    truncate,
-    random_bytes,
-    non_utf8,
-    deep_nesting,
-    long_line,
-    split_marker,
-)
-
-
-def mutate(m: Mutation, data: bytes) -> bytes:
-    """One to four mutations of `data`, mostly the cheap local ones."""
-    for _ in range(m.rng.choice((1, 1, 1, 2, 2, 3, 4))):
-        mutator = m.rng.choice(MUTATORS)
-        m.applied.append(mutator.__name__)
-        data = mutator(m, data) if data else data
-    return data
 
 
 # -- pipelines -----------------------------------------------------------------------------
@@ -627,192 +334,9 @@ def _token_chunks(data: bytes) -> list[bytes]:
     """The tokens, each with the whitespace before it."""
     chunks: list[bytes] = []
     start = 0
-    for _, end in _tokens(data):
+    for _, end in tokens_of(data):
         chunks.append(data[start:end])
         start = end
     if start < len(data):
         chunks.append(data[start:])
     return chunks
-
-
-# -- the campaign --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A failing case as the campaign reports it; `files` only for a worker's first of
-    a signature (the input, the reduced input and the traceback)."""
-
-    corpus: str
-    pipeline: str
-    signature: str
-    description: str
-    files: dict[str, bytes]
-
-
-_SEEDS: list[Seed] = []
-_SEEN: set[str] = set()
-
-
-def _init_worker(seeds: list[Seed], memory: int) -> None:
-    _SEEDS[:] = seeds
-    if memory:
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-
-
-def _worker(job: tuple[int, int, int, float]) -> list[Finding | tuple[str, str]]:
-    """Cases `start` to `stop`: a (corpus, pipeline) pair for each that passes."""
-    start, stop, seed, timeout = job
-    results: list[Finding | tuple[str, str]] = []
-    for case, failure in fuzz(_SEEDS, range(start, stop), seed, timeout):
-        if failure is None:
-            results.append((case.seed.corpus, case.pipeline.name))
-            continue
-        sig = signature(failure, timeout)
-        files = {} if sig in _SEEN else _evidence(failure, sig, timeout)
-        _SEEN.add(sig)
-        description = (
-            f"case {case.index}: {case.seed.name} + {', '.join(case.mutations)}, "
-            f"{case.pipeline.name} ({failure.stage})"
-        )
-        results.append(
-            Finding(case.seed.corpus, case.pipeline.name, sig, description, files)
-        )
-    return results
-
-
-def _evidence(failure: Failure, sig: str, timeout: float) -> dict[str, bytes]:
-    case = failure.case
-    if failure.stage == "run":
-        kind, data, pipe = case.seed.kind, case.data, case.pipeline
-    else:
-        kind = Path(failure.args[0]).suffix[1:]
-        data, pipe = Path(failure.args[0]).read_bytes(), Pipeline("no-passes")
-    origin = Seed("reduced", "reduced", kind, b"")
-
-    def fails(candidate: bytes) -> bool:
-        with tempfile.TemporaryDirectory(prefix="tileas-reduce-") as tmp:
-            small = Case(case.index, origin, (), pipe, candidate)
-            again = run_case(small, Path(tmp), min(timeout, 10))
-            return again is not None and signature(again, timeout) == sig
-
-    reduced = data
-    if failure.reason != "hang":
-        reduced = reduce(data, fails, time.monotonic() + 120)
-    trace = failure.outcome.trace or traceback_of(failure.args, timeout)
-    report = (
-        f"signature: {sig}\nreason: {failure.reason}\nseed file: {case.seed.name}\n"
-        f"case: {case.index}\nmutations: {', '.join(case.mutations)}\n"
-        f"pipeline: {pipe.name} {' '.join(pipe.args)}\nstage: {failure.stage}\n"
-        f"stderr:\n{failure.outcome.stderr[-3000:]}\n{trace[-8000:]}"
-    )
-    return {
-        f"input.{kind}": data,
-        f"reduced.{kind}": reduced,
-        "report.txt": report.encode(),
-    }
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--cases", type=int, default=1000)
-    parser.add_argument("--start", type=int, default=0, help="first case index")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--timeout", type=float, default=20.0, help="seconds per run")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--memory-mb", type=int, default=3072, help="per worker")
-    parser.add_argument("--out", type=Path, default=Path("fuzz-out"))
-    args = parser.parse_args(argv)
-
-    import multiprocessing
-
-    began = time.monotonic()
-    seeds = load_corpus()
-    args.out.mkdir(parents=True, exist_ok=True)
-    passed: Counter[tuple[str, str]] = Counter()
-    failed: Counter[tuple[str, str]] = Counter()
-    bugs: dict[str, tuple[int, Finding]] = {}
-    per_bug: Counter[str] = Counter()
-    end = args.start + args.cases
-    jobs = [
-        (i, min(i + 25, end), args.seed, args.timeout)
-        for i in range(args.start, end, 25)
-    ]
-    context = multiprocessing.get_context("fork")
-    initargs = (seeds, args.memory_mb << 20)
-    with context.Pool(args.jobs, _init_worker, initargs, maxtasksperchild=40) as pool:
-        for done, results in enumerate(pool.imap_unordered(_worker, jobs), 1):
-            for result in results:
-                if not isinstance(result, Finding):
-                    passed[result] += 1
-                    continue
-                failed[result.corpus, result.pipeline] += 1
-                per_bug[result.signature] += 1
-                known = bugs.get(result.signature)
-                if known is None or (result.files and not known[1].files):
-                    number = known[0] if known else len(bugs) + 1
-                    bugs[result.signature] = (number, result)
-                    folder = args.out / f"bug{number:03d}"
-                    folder.mkdir(exist_ok=True)
-                    for name, content in result.files.items():
-                        (folder / name).write_bytes(content)
-                    if known is None:
-                        print(f"bug{number:03d}: {result.signature}", flush=True)
-            if done % 40 == 0:
-                total = passed.total() + failed.total()
-                print(f"{total} cases, {time.monotonic() - began:.0f} s", flush=True)
-    seconds = time.monotonic() - began
-    report = _report(
-        passed=passed,
-        failed=failed,
-        bugs=bugs,
-        per_bug=per_bug,
-        seeds=seeds,
-        args=args,
-        seconds=seconds,
-    )
-    (args.out / "report.txt").write_text(report)
-    print(report)
-    return 1 if bugs else 0
-
-
-def _report(
-    *,
-    passed: Counter[tuple[str, str]],
-    failed: Counter[tuple[str, str]],
-    bugs: dict[str, tuple[int, Finding]],
-    per_bug: Counter[str],
-    seeds: Sequence[Seed],
-    args: argparse.Namespace,
-    seconds: float,
-) -> str:
-    runs = passed + failed
-    corpora = sorted({c for c, _ in runs} | {s.corpus for s in seeds})
-    pipes = sorted({p for _, p in runs})
-    seed_files = Counter(s.corpus for s in seeds)
-    width = max((len(p) for p in pipes), default=8)
-
-    def row(label: str, counts: list[int]) -> str:
-        cells = " ".join(f"{n:>9}" for n in counts)
-        return f"{label:<{width}} {cells} {sum(counts):>9}"
-
-    lines = [
-        f"cases {args.start}..{args.start + args.cases - 1} of seed {args.seed}: "
-        f"{seconds:.0f} s wall, {args.jobs} jobs, {args.timeout:g} s timeout per run",
-        "seed files: " + ", ".join(f"{c} {seed_files[c]}" for c in corpora),
-        "",
-        f"{'pipeline':<{width}} " + " ".join(f"{c:>9}" for c in corpora) + "     total",
-        *(row(p, [runs[c, p] for c in corpora]) for p in pipes),
-        row("total", [sum(runs[c, p] for p in pipes) for c in corpora]),
-        row("failing", [sum(failed[c, p] for p in pipes) for c in corpora]),
-        "",
-        f"{len(bugs)} distinct failures",
-    ]
-    for sig, (number, finding) in sorted(bugs.items(), key=lambda b: b[1][0]):
-        lines.append(f"  bug{number:03d} x{per_bug[sig]}: {sig}")
-        lines.append(f"      first: {finding.description}")
-    return "\n".join(lines) + "\n"
-
-
-if __name__ == "__main__":
-    sys.exit(main())
