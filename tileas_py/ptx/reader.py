@@ -18,19 +18,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from xdsl.dialects.builtin import (
-    I32,
-    I64,
     ArrayAttr,
-    DenseArrayBase,
     FileLineColLoc,
     IntAttr,
-    IntegerAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
-    UnitAttr,
-    i32,
-    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
@@ -48,14 +41,13 @@ from tileas_py.dialects.ori.attributes import (
     PairAttr,
     ParenAttr,
     PtxType,
-    PtxTypeAttr,
-    RegisterType,
     Role,
     SlotAttr,
     SpecialRegAttr,
     StateSpace,
     VectorAttr,
 )
+from tileas_py.dialects.ori.builders import build_instruction, build_register
 from tileas_py.dialects.ori.declarations import (
     PERFORMANCE_DIRECTIVES,
     UNSIZED,
@@ -68,7 +60,6 @@ from tileas_py.dialects.ori.function import (
     FuncOp,
     LabelOp,
     LocOp,
-    RegOp,
     register_name_hint,
 )
 from tileas_py.dialects.ori.instructions import (
@@ -621,9 +612,9 @@ class PtxReader:
                 full = prefix if index is None else f"{prefix}{index}"
                 unique = builder.unique(full)
                 reg = (
-                    _register(ptx_type, prefix, index)
+                    build_register(ptx_type, prefix, index)
                     if unique == full
-                    else _register(ptx_type, unique, None)
+                    else build_register(ptx_type, unique)
                 )
                 reg.result.name_hint = register_name_hint(unique)
                 reg.location = location
@@ -701,7 +692,7 @@ class PtxReader:
             role = first_operand_role(opcode)
             if role != "use":
                 layout[0] = _with_role(layout[0], Role(role))
-        op = _instruction(op_class, opcode, layout, registers, guard, negated)
+        op = build_instruction(op_class, opcode, layout, registers, guard, negated)
         op.location = location
         builder.block_for_code().add_op(op)
 
@@ -812,62 +803,6 @@ class PtxReader:
         if name in self.symbols or name in self.params:
             return SymbolRefAttr(name)
         self.lexer.error(f"Unknown symbol '{name}'", token)
-
-
-def _instruction(  # noqa: PLR0917 (mirrors the op constructor)
-    op_class: type[InstructionOp],
-    opcode: str,
-    layout: list[Attribute],
-    registers: list[SSAValue],
-    guard: SSAValue | None,
-    negated: bool,
-) -> InstructionOp:
-    """`op_class(opcode, layout, registers, ...)`, built through `create` with shared
-    attributes: a third of the cost of the IRDL constructor, on the reader's hot path."""
-    properties: dict[str, Attribute] = {
-        "opcode": _string_attr(opcode),
-        "layout": ArrayAttr(layout),
-        "operandSegmentSizes": _segment_sizes(guard is not None, len(registers)),
-    }
-    if negated:
-        properties["guard_negated"] = _UNIT
-    operands = registers if guard is None else [guard, *registers]
-    return op_class.create(operands=operands, properties=properties)
-
-
-def _register(ptx_type: PtxType, name: str, index: int | None) -> RegOp:
-    """`RegOp(ptx_type, name, index)` through `create`, with shared attributes."""
-    properties: dict[str, Attribute] = {
-        "ptx_type": _ptx_type_attr(ptx_type),
-        "reg_name": _string_attr(name),
-    }
-    if index is not None:
-        properties["index"] = _index_attr(index)
-    return RegOp.create(result_types=[_REGISTER], properties=properties)
-
-
-_REGISTER = RegisterType()
-_UNIT = UnitAttr()
-
-
-@lru_cache(maxsize=1 << 16)
-def _ptx_type_attr(ptx_type: PtxType) -> PtxTypeAttr:
-    return PtxTypeAttr(ptx_type)
-
-
-@lru_cache(maxsize=1 << 16)
-def _index_attr(index: int) -> IntegerAttr[I64]:
-    return IntegerAttr(index, i64)
-
-
-@lru_cache(maxsize=1 << 16)
-def _string_attr(text: str) -> StringAttr:
-    return StringAttr(text)
-
-
-@lru_cache(maxsize=1 << 16)
-def _segment_sizes(guarded: bool, registers: int) -> DenseArrayBase[I32]:
-    return DenseArrayBase.from_list(i32, (int(guarded), registers))
 
 
 @lru_cache(maxsize=1 << 16)
