@@ -64,13 +64,16 @@ def parse_mlir(
 
 def verify(module: ModuleOp) -> None:
     """What `tileas-opt` checks before the first pass: the op verifiers, the `nvvm.*`
-    discardable attributes, and comparison predicates (which xDSL does not range-check)."""
+    discardable attributes, and what xDSL does not check: comparison predicates and SSA
+    dominance."""
+    from tileas_py.dialects.dominance import verify_dominance
     from tileas_py.dialects.nvvm.kernel import verify_nvvm_attributes
     from tileas_py.dialects.xdsl_verifiers import verify_comparison_predicates
 
     module.verify()
     verify_nvvm_attributes(module)
     verify_comparison_predicates(module)
+    verify_dominance(module)
 
 
 def run_pipeline(module: ModuleOp, spec: str, ctx: Context | None = None) -> ModuleOp:

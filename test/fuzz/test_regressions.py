@@ -13,6 +13,21 @@ from tileas_py.xdsl_gaps import raised_in_xdsl
 # 2**60 ways to split the 60 characters before it gives up.
 UNTERMINATED_STRING = 'ori.section ".debug_info" "' + "a" * 60 + "\\-1A\n"
 
+# `%x` is defined in ^bb1 only; ^bb3 is reached from ^bb2 too.
+DIAMOND = """\
+func.func @f(%a: i32, %c: i1) -> i32 {{
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  %x = arith.addi %a, %a : i32
+  cf.br ^bb3(%x : i32)
+^bb2:
+  cf.br ^bb3(%a : i32)
+^bb3(%p: i32):
+  {use}
+  func.return %p : i32
+}}
+"""
+
 CASES: dict[str, tuple[str, str, list[str], str]] = {
     "unterminated-string": (
         "mlir",
@@ -47,6 +62,21 @@ CASES: dict[str, tuple[str, str, list[str], str]] = {
         "  llvm.return\n}\n",
         [],
         "2:3: error: malformed op (tuple index out of range)",
+    ),
+    "use-above-its-definition": (
+        "mlir",
+        "llvm.func @f(%d: !llvm.ptr<1>, %v: f32) {\n"
+        "  llvm.store %v, %p : f32, !llvm.ptr<1>\n"
+        "  %p = llvm.getelementptr %d[20] : (!llvm.ptr<1>) -> !llvm.ptr<1>, f32\n"
+        "  llvm.return\n}\n",
+        ["-p", "convert-nvvm-to-ori"],
+        "2:3: error: 'llvm.store' op operand #1 does not dominate this use",
+    ),
+    "use-in-a-block-its-definition-does-not-dominate": (
+        "mlir",
+        DIAMOND.format(use="%y = arith.addi %x, %a : i32"),
+        [],
+        "9:3: error: 'arith.addi' op operand #0 does not dominate this use",
     ),
     "icmp-predicate-out-of-range": (
         "mlir",
@@ -105,3 +135,16 @@ def test_only_errors_raised_inside_xdsl_become_parse_errors() -> None:
     with pytest.raises(ValueError, match="invalid literal") as in_project:
         int("not a number")
     assert not raised_in_xdsl(in_project.value)
+
+
+def test_dominated_uses_across_blocks_and_regions_are_accepted(tmp_path: Path) -> None:
+    source = tmp_path / "input.mlir"
+    nested = (
+        "%z = scf.execute_region -> i32 {\n"
+        "    %y = arith.addi %a, %p : i32\n"
+        "    scf.yield %y : i32\n"
+        "  }"
+    )
+    source.write_text(DIAMOND.format(use=nested))
+    outcome = run_in_process([str(source)], timeout=60)
+    assert (outcome.rc, outcome.stderr) == (0, "")
