@@ -3,6 +3,7 @@
     .venv/bin/python bench/run.py                # three sizes per input family
     .venv/bin/python bench/run.py --quick        # small sizes only, a smoke run
     .venv/bin/python bench/run.py --no-ptxas     # skip the real ptxas
+    .venv/bin/python bench/run.py --families nvvm ptx
     .venv/bin/python bench/run.py --profile convert-nvvm-to-ori --size 200
 
 Three generated input families, each at growing sizes (the generators of the other
@@ -204,13 +205,14 @@ def measurements(args: argparse.Namespace) -> Iterator[Measurement]:
     parse(ctx, tile_bench.kernel(1))  # lazy dialect imports are not parse time
     sizes = QUICK_SIZES if args.quick else SIZES
     ptxas = not args.no_ptxas
-    for units in sizes["tile"]:
-        yield measure_tile(ctx, units, args.repeat)
-    for steps in sizes["nvvm"]:
-        yield measure_nvvm(ctx, steps, args.repeat, ptxas)
-    for family in PTX_GENERATORS:
+    for family in args.families:
         for size in sizes[family]:
-            yield measure_ptx(ctx, family, size, args.repeat, ptxas)
+            if family == "tile":
+                yield measure_tile(ctx, size, args.repeat)
+            elif family == "nvvm":
+                yield measure_nvvm(ctx, size, args.repeat, ptxas)
+            else:
+                yield measure_ptx(ctx, family, size, args.repeat, ptxas)
 
 
 def table(rows: list[Measurement]) -> str:
@@ -273,6 +275,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="small sizes only")
     parser.add_argument("--no-ptxas", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--families",
+        nargs="*",
+        choices=list(SIZES),
+        default=list(SIZES),
+        metavar="FAMILY",
+    )
     parser.add_argument("--profile", metavar="STAGE", help="profile one stage")
     parser.add_argument("--size", type=int, default=100, help="input size to profile")
     args = parser.parse_args()
