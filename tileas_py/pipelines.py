@@ -1,8 +1,20 @@
-"""Named pipelines: ordinary passes that run a fixed sequence of passes, in order.
+"""Named pipelines: ordinary registered passes that run a fixed sequence of passes, in order.
 
 A pipeline is registered like any pass, so `tileas-opt k.ptx -p ptxas-gmma` runs it and
 its options are the options of the passes it runs (in the style of inconspiquous's pipeline
 passes and MLIR's `gpu-lower-to-nvvm-pipeline`).
+
+`ptxas-pipeline` runs ptxas's ori phases in ptxas's order (seed 003's phase numbers; 85
+and 87 are seed 000's GMMA phases, which run alone as `ptxas-gmma`), after ptxas's
+front-end validation:
+
+    ori-validate-memory-order, 25 ori-stage-and-fence, 26 ori-remove-redundant-barriers,
+    42 ori-expand-mbarrier, 71 ori-optimize-sync, 72 ori-late-expand-sync,
+    85 ori-propagate-gmma, 87 ori-fixup-gmma-sequence, 99 ori-do-synchronization,
+    100 ori-apply-post-sync-wars, 114 ori-fixup-tex-depbar
+
+Its options are ptxas's command line and knobs, handed to the phases that read them; the
+defaults reproduce ptxas 13.5 at -O3 (then `-t sass-sync` lists the sync SASS ptxas emits).
 """
 
 from __future__ import annotations
@@ -10,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
+from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
@@ -18,6 +31,7 @@ from xdsl.utils.exceptions import PassFailedException
 
 from tileas_py.passes.ori.fixup_gmma_sequence import OriFixupGmmaSequencePass
 from tileas_py.passes.ori.propagate_gmma import OriPropagateGmmaPass
+from tileas_py.ptx.performance import paused_gc
 
 
 @dataclass(frozen=True)
@@ -102,3 +116,95 @@ class PtxasGmmaPipeline(ModulePass):
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
         for pass_ in self.passes():
             pass_.apply(ctx, op)
+
+
+@dataclass(frozen=True)
+class PtxasPipelinePass(ModulePass):
+    """Runs ptxas's ori phases in ptxas's order (see the module docstring).
+
+    Example: `tileas-opt k.ptx -p 'ptxas-pipeline{opt-level=1}' -t sass-sync`.
+    """
+
+    name = "ptxas-pipeline"
+
+    opt_level: int = 3
+    """ptxas's -O level, for every phase that reads it."""
+    sync_mode: int = 0
+    """Seed 003's knob 358 for phase 26, and the mode of phase 71: 0 keeps every barrier
+    and fence, as ptxas 13.5 does."""
+    assume_extern_functions_do_not_sync: bool = False
+    """ptxas's `--assume-extern-functions-do-not-sync` (phase 26)."""
+    stage_and_fence: bool = False
+    """Seed 003's knob 487 gate of phase 25 (ptxas 13.5 adds no fence)."""
+    disable_errbar_after_membar: bool = False
+    """ptxas's DisableErrbarAfterMembar knob (phase 72)."""
+    errbar_form: Literal["errbar", "bar-sync-15"] = "errbar"
+    """ptxas 13.5's ERRBAR or seed 003's BAR.SYNC 15 (phase 72)."""
+    compile_only: bool = False
+    """ptxas's `-c` (phase 72's setmaxnreg rule)."""
+    debug: bool = False
+    """ptxas's `-g` (phase 72's setmaxnreg rule)."""
+    suppress_warnings: bool = False
+    """ptxas's `-w` (the validation's warnings)."""
+    warning_as_error: bool = False
+    """ptxas's `--warning-as-error`."""
+    maxrregcount: int = 0
+    """ptxas's `-maxrregcount` (phase 87); 0 means none."""
+    explain: bool = False
+    """Follow each GMMA message with notes on its cause and a fix (phases 85, 87)."""
+
+    def gmma_phases(self) -> tuple[ModulePass, ...]:
+        """Seed 000's GMMA phases, 85 `ori-propagate-gmma` and 87
+        `ori-fixup-gmma-sequence`, between phases 72 and 99."""
+        return PtxasGmmaPipeline(
+            compile_only=self.compile_only,
+            opt_level=self.opt_level,
+            device_debug=self.debug,
+            maxrregcount=self.maxrregcount,
+            explain=self.explain,
+        ).passes()
+
+    def passes(self) -> tuple[ModulePass, ...]:
+        from tileas_py.passes.ori.apply_post_sync_wars import ApplyPostSyncWarsPass
+        from tileas_py.passes.ori.do_synchronization import DoSynchronizationPass
+        from tileas_py.passes.ori.expand_mbarrier import ExpandMbarrierPass
+        from tileas_py.passes.ori.fixup_tex_depbar import FixupTexDepbarPass
+        from tileas_py.passes.ori.late_expand_sync import LateExpandSyncPass
+        from tileas_py.passes.ori.optimize_sync import OptimizeSyncPass
+        from tileas_py.passes.ori.remove_redundant_barriers import (
+            RemoveRedundantBarriersPass,
+        )
+        from tileas_py.passes.ori.stage_and_fence import StageAndFencePass
+        from tileas_py.passes.ori.validate_memory_order import ValidateMemoryOrderPass
+
+        level = self.opt_level
+        return (
+            ValidateMemoryOrderPass(
+                suppress_warnings=self.suppress_warnings,
+                warning_as_error=self.warning_as_error,
+            ),
+            StageAndFencePass(opt_level=level, enable=self.stage_and_fence),
+            RemoveRedundantBarriersPass(
+                sync_mode=self.sync_mode,
+                assume_extern_functions_do_not_sync=self.assume_extern_functions_do_not_sync,
+            ),
+            ExpandMbarrierPass(opt_level=level),
+            OptimizeSyncPass(opt_level=level, sync_mode=self.sync_mode),
+            LateExpandSyncPass(
+                opt_level=level,
+                disable_errbar_after_membar=self.disable_errbar_after_membar,
+                errbar_form=self.errbar_form,
+                compile_only=self.compile_only,
+                debug=self.debug,
+            ),
+            *self.gmma_phases(),
+            DoSynchronizationPass(opt_level=level),
+            ApplyPostSyncWarsPass(opt_level=level),
+            FixupTexDepbarPass(opt_level=level),
+        )
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        # The phases add ops steadily; a cyclic collection would re-walk the whole IR.
+        with paused_gc():
+            for phase in self.passes():
+                phase.apply(ctx, op)

@@ -15,6 +15,7 @@ from tileas_py.registry import lazy
 
 TARGETS = {
     "ptx": "tileas_py.ptx.writer:PtxTarget",
+    "sass-sync": "tileas_py.ptx.sass_listing:SassSyncTarget",
 }
 """Each output target's name (`-t NAME`) and where its class lives."""
 

@@ -32,6 +32,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from tileas_py.hw.sync.sass import (
+    CONTROL_FLOW_OPCODE_ROOTS,
+    SYNC_OPCODE_ROOTS,
+    is_sync_relevant,
+)
 from tileas_py.ptx.toolchain import PtxasResult, find_tool, run_ptxas
 
 CORPUS_DIR = Path(__file__).parent / "sync" / "corpus"
@@ -40,69 +45,9 @@ RUN_LINE = re.compile(
     r"^// RUN: ptxas -arch=(?P<arch>\S+)(?P<args>.*?) => exit (?P<exit>\d+)$"
 )
 
-SYNC_OPCODES = frozenset(
-    {
-        # CTA barriers, memory barriers and the error barriers ptxas adds after them
-        "BAR",
-        "B2R",
-        "MEMBAR",
-        "ERRBAR",
-        "CGAERRBAR",
-        "FENCE",
-        "CCTL",
-        # cluster barriers
-        "UCGABAR_ARV",
-        "UCGABAR_WAIT",
-        # warp convergence and warp-level synchronizing operations
-        "WARPSYNC",
-        "BSSY",
-        "BSYNC",
-        "BMOV",
-        "BREAK",
-        "ENDCOLLECTIVE",
-        "YIELD",
-        "VOTE",
-        "VOTEU",
-        "SHFL",
-        "MATCH",
-        "REDUX",
-        "ELECT",
-        "NANOSLEEP",
-        # scoreboard waits, cp.async groups, mbarriers, TMA and bulk copies
-        "DEPBAR",
-        "LDGDEPBAR",
-        "LDGSTS",
-        "ARRIVES",
-        "SYNCS",
-        "UTMALDG",
-        "UTMASTG",
-        "UTMAREDG",
-        "UTMAPF",
-        "UTMACCTL",
-        "UTMACMDFLUSH",
-        "UBLKCP",
-        "UBLKRED",
-        "UBLKPF",
-        "REDAS",
-        "STAS",
-        # warpgroup synchronization and register reconfiguration
-        "WARPGROUP",
-        "USETMAXREG",
-    }
-)
-CONTROL_OPCODES = frozenset({"BRA", "EXIT", "RET", "CALL", "JMP", "BRX", "JMX"})
-ORDERING_MODIFIERS = frozenset({"STRONG", "MMIO", "ARRIVE"})
-"""Loads, stores and atomics that carry one of these (`LDG.E.STRONG.GPU`, `ATOMS.ARRIVE.64`)
-are kept too: they show where ptxas put the fences of a memory order."""
-
-
-def is_kept(opcode: str) -> bool:
-    root, *modifiers = opcode.split(".")
-    return (
-        root in SYNC_OPCODES
-        or root in CONTROL_OPCODES
-        or not ORDERING_MODIFIERS.isdisjoint(modifiers)
-    )
+SYNC_OPCODES = SYNC_OPCODE_ROOTS
+CONTROL_OPCODES = CONTROL_FLOW_OPCODE_ROOTS
+is_kept = is_sync_relevant
 
 
 SYNC_ATTRIBUTE = re.compile(r"BARRIER|ERRBAR|MEMBAR|SYNC|COOP_GROUP")

@@ -22,7 +22,18 @@ PASSES = {
     # Ori: ptxas's GMMA phases (seed 000).
     "ori-propagate-gmma": "tileas_py.passes.ori.propagate_gmma:OriPropagateGmmaPass",
     "ori-fixup-gmma-sequence": "tileas_py.passes.ori.fixup_gmma_sequence:OriFixupGmmaSequencePass",
+    # Ori: ptxas's front-end validation and barrier / sync phases (seed 003).
+    "ori-validate-memory-order": "tileas_py.passes.ori.validate_memory_order:ValidateMemoryOrderPass",
+    "ori-stage-and-fence": "tileas_py.passes.ori.stage_and_fence:StageAndFencePass",
+    "ori-remove-redundant-barriers": "tileas_py.passes.ori.remove_redundant_barriers:RemoveRedundantBarriersPass",
+    "ori-expand-mbarrier": "tileas_py.passes.ori.expand_mbarrier:ExpandMbarrierPass",
+    "ori-optimize-sync": "tileas_py.passes.ori.optimize_sync:OptimizeSyncPass",
+    "ori-late-expand-sync": "tileas_py.passes.ori.late_expand_sync:LateExpandSyncPass",
+    "ori-do-synchronization": "tileas_py.passes.ori.do_synchronization:DoSynchronizationPass",
+    "ori-apply-post-sync-wars": "tileas_py.passes.ori.apply_post_sync_wars:ApplyPostSyncWarsPass",
+    "ori-fixup-tex-depbar": "tileas_py.passes.ori.fixup_tex_depbar:FixupTexDepbarPass",
     # Named pipelines.
+    "ptxas-pipeline": "tileas_py.pipelines:PtxasPipelinePass",
     "ptxas-gmma": "tileas_py.pipelines:PtxasGmmaPipeline",
     # Lowerings.
     "convert-nvvm-to-ori": "tileas_py.passes.lowering.convert_nvvm_to_ori:ConvertNvvmToOriPass",

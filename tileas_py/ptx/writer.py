@@ -5,7 +5,9 @@ branch, or a fall-through that does not lead to the next printed block, needs on
 fall-through prints as a `bra`. Registers declared as a `%r<N>` group print back as one
 declaration. ptxas's internal `_warpgroup.*` pseudo-instructions, which ptxas does not
 accept in PTX text, print as their PTX equivalents (`wgmma.fence`, `wgmma.wait_group`,
-`wgmma.commit_group`).
+`wgmma.commit_group`), and the `_mbarrier.try_wait` pseudo-instruction as its retry loop
+in a `{ }` scope. The SASS level prints as comments: an `ori.sass` op is `// sass: ERRBAR`;
+the `ori.sass_opcode` and `ori.ctrl` attributes are left out.
 PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/
 """
 
@@ -45,6 +47,7 @@ from tileas_py.dialects.ori.function import (
 from tileas_py.dialects.ori.instructions import (
     BraOp,
     InstructionOp,
+    MbarrierWaitOp,
     TerminatorInstructionOp,
     WarpgroupArriveOp,
     WarpgroupCommitBatchOp,
@@ -59,6 +62,7 @@ from tileas_py.dialects.ori.module_ops import (
     VarOp,
     VersionOp,
 )
+from tileas_py.dialects.ori.sass import SassOp
 from tileas_py.ptx.performance import paused_gc
 
 _PTX_SPELLING: dict[type[InstructionOp], str] = {
@@ -86,6 +90,31 @@ class PtxTarget(Target):
 
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         write_ptx(module, output)
+
+
+def ptx_instruction_text(op: InstructionOp) -> str:
+    """One instruction as a line of PTX (`@%p1 bar.sync 0;`), registers by their PTX names.
+
+    Branch targets print as `<target>`: the text is for matching an instruction, not for
+    assembling it.
+    """
+    names: dict[SSAValue, str] = {}
+    for reg in (*op.registers, *([] if op.guard is None else [op.guard])):
+        owner = reg.owner
+        names[reg] = owner.ptx_name if isinstance(owner, RegOp) else str(reg)
+    text = ""
+    if op.guard is not None:
+        text += f"@{'!' if op.guard_negated else ''}{names[op.guard]} "
+    text += _PTX_SPELLING.get(type(op), op.opcode.data)
+    if isinstance(op, BraOp):
+        return f"{text} <target>;"
+    if op.layout.data:
+        registers = iter(op.registers)
+        operands = ", ".join(
+            _operand_text(operand, registers, names) for operand in op.layout
+        )
+        text += f" {operands}"
+    return text + ";"
 
 
 def _quote(text: str) -> str:
@@ -217,6 +246,7 @@ class _FunctionWriter:
             reg.result: reg.ptx_name for reg in func.registers()
         }
         self.labels = self._assign_labels()
+        self.wait_loops = 0
 
     def _assign_labels(self) -> dict[Block, str]:
         labels: dict[Block, str] = {}
@@ -260,7 +290,11 @@ class _FunctionWriter:
     def _op_lines(self, op: Operation, position: int) -> Iterator[str]:
         if isinstance(op, LabelOp):
             return
-        if isinstance(op, InstructionOp):
+        if isinstance(op, SassOp):
+            yield "\t// sass: " + self._instruction(op).strip().removesuffix(";") + "\n"
+        elif isinstance(op, MbarrierWaitOp):
+            yield from self._wait_loop(op)
+        elif isinstance(op, InstructionOp):
             yield self._instruction(op)
             if isinstance(op, TerminatorInstructionOp):
                 through = op.fallthrough
@@ -284,6 +318,31 @@ class _FunctionWriter:
                 f"'{op.name}' op has no PTX form: only ori ops can be printed as PTX",
             )
 
+    def _wait_loop(self, op: MbarrierWaitOp) -> Iterator[str]:
+        """The native retry loop of a `_mbarrier.try_wait` pseudo-instruction, in a scope of
+        its own so that its predicate and label clash with nothing."""
+        label = f"$L__ori_wait_{self.wait_loops}"
+        while label in self.labels.values():
+            self.wait_loops += 1
+            label = f"$L__ori_wait_{self.wait_loops}"
+        self.wait_loops += 1
+        registers = iter(op.registers)
+        operands = ", ".join(self._operand(o, registers) for o in op.layout)
+        guard = skip = ""
+        if op.guard is not None:
+            name = self.names[op.guard]
+            guard = f"@{'!' if op.guard_negated else ''}{name} "
+            # A false guard skips the wait: the loop must not spin on a stale predicate.
+            skip = f"\t@{'' if op.guard_negated else '!'}{name} bra \t{label}_done;\n"
+        yield "\t{\n\t.reg .pred \t%p_wait;\n"
+        yield f"{label}:\n"
+        yield f"\t{guard}{op.native_opcode} \t%p_wait, {operands};\n"
+        yield skip
+        yield f"\t@!%p_wait bra \t{label};\n"
+        if skip:
+            yield f"{label}_done:\n"
+        yield "\t}\n"
+
     def _instruction(self, op: InstructionOp) -> str:
         text = "\t"
         if op.guard is not None:
@@ -300,34 +359,41 @@ class _FunctionWriter:
         return text + ";\n"
 
     def _operand(self, operand: Attribute, registers: Iterator[SSAValue]) -> str:
-        if isinstance(operand, SlotAttr):
-            return self.names[next(registers)]
-        if isinstance(operand, ImmAttr):
-            return str(operand.value.data)
-        if isinstance(operand, FloatImmAttr):
-            return operand.ptx
-        if isinstance(operand, SymbolRefAttr):
-            return operand.root_reference.data
-        if isinstance(operand, SpecialRegAttr):
-            return operand.reg_name.data
-        if isinstance(operand, SinkAttr):
-            return "_"
-        if isinstance(operand, AddressAttr):
-            text = self._operand(operand.base, registers)
-            if operand.offset.data:
-                text += f"+{operand.offset.data}"
-            for item in operand.rest:
-                text += ", " + self._operand(item, registers)
-            return f"[{text}]"
-        if isinstance(operand, VectorAttr):
-            inner = ", ".join(self._operand(e, registers) for e in operand.elements)
-            return f"{{{inner}}}"
-        if isinstance(operand, ParenAttr):
-            inner = ", ".join(self._operand(e, registers) for e in operand.elements)
-            return f"({inner})"
-        if isinstance(operand, PairAttr):
-            first = self._operand(operand.first, registers)
-            return f"{first}|{self._operand(operand.second, registers)}"
-        if isinstance(operand, NotAttr):
-            return "!" + self._operand(operand.operand, registers)
-        raise AssertionError(f"not a PTX operand: {operand}")
+        return _operand_text(operand, registers, self.names)
+
+
+def _operand_text(
+    operand: Attribute, registers: Iterator[SSAValue], names: dict[SSAValue, str]
+) -> str:
+    """One PTX operand, taking its registers' names from `names` in order."""
+    if isinstance(operand, SlotAttr):
+        return names[next(registers)]
+    if isinstance(operand, ImmAttr):
+        return str(operand.value.data)
+    if isinstance(operand, FloatImmAttr):
+        return operand.ptx
+    if isinstance(operand, SymbolRefAttr):
+        return operand.root_reference.data
+    if isinstance(operand, SpecialRegAttr):
+        return operand.reg_name.data
+    if isinstance(operand, SinkAttr):
+        return "_"
+    if isinstance(operand, AddressAttr):
+        text = _operand_text(operand.base, registers, names)
+        if operand.offset.data:
+            text += f"+{operand.offset.data}"
+        for item in operand.rest:
+            text += ", " + _operand_text(item, registers, names)
+        return f"[{text}]"
+    if isinstance(operand, VectorAttr):
+        inner = ", ".join(_operand_text(e, registers, names) for e in operand.elements)
+        return f"{{{inner}}}"
+    if isinstance(operand, ParenAttr):
+        inner = ", ".join(_operand_text(e, registers, names) for e in operand.elements)
+        return f"({inner})"
+    if isinstance(operand, PairAttr):
+        first = _operand_text(operand.first, registers, names)
+        return f"{first}|{_operand_text(operand.second, registers, names)}"
+    if isinstance(operand, NotAttr):
+        return "!" + _operand_text(operand.operand, registers, names)
+    raise AssertionError(f"not a PTX operand: {operand}")

@@ -279,3 +279,63 @@ ori.func entry @k() {
 
 "ori.var"() <{space = #ori<state_space global>, var_name = "x", ptx_type = #ori<ptx_type f32>, dims = [], init = #ori.fimm<f32 0x100000000>}> : () -> ()
 // CHECK: float immediate bits 0x100000000 do not fit in 32 bits
+
+// -----
+
+ori.func entry @k() {
+  ori.fallthrough ^bb1
+^bb1:
+  ori.sass "errbar"
+  ori.fallthrough end
+}
+// CHECK: 'errbar' is not a SASS opcode (upper case, dot-separated)
+
+// -----
+
+ori.func entry @k() {
+  ori.fallthrough ^bb1
+^bb1:
+  ori.mbarrier.wait "_mbarrier.try_wait.parity.shared::cta.b64" (0)
+  ori.fallthrough end
+}
+// CHECK: '_mbarrier.try_wait.parity.shared::cta.b64' takes 2 operands, got 1
+
+// -----
+
+ori.func entry @k() {
+  ori.fallthrough ^bb1
+^bb1:
+  ori.sass "ERRBAR" attributes {ori.ctrl = #ori.ctrl<wr = 6>}
+  ori.fallthrough end
+}
+// CHECK: scoreboard 6 is not in 0..5
+
+// -----
+
+ori.func entry @k() {
+  ori.fallthrough ^bb1
+^bb1:
+  ori.sass "ERRBAR" attributes {ori.ctrl = #ori.ctrl<stall = 16>}
+  ori.fallthrough end
+}
+// CHECK: stall count 16 is not in 0..15
+
+// -----
+
+ori.func entry @k() {
+  ori.fallthrough ^bb1
+^bb1:
+  ori.sass "ERRBAR" attributes {ori.ctrl = #ori.ctrl<wait = [6]>}
+  ori.fallthrough end
+}
+// CHECK: scoreboard 6 is not in 0..5
+
+// -----
+
+ori.func entry @k() {
+  ori.fallthrough ^bb1
+^bb1:
+  ori.sass "ERRBAR" attributes {ori.ctrl = #ori.ctrl<latency = 1>}
+  ori.fallthrough end
+}
+// CHECK: unknown control word field 'latency', expected stall, yield, wr, rd or wait

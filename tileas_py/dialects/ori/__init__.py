@@ -71,6 +71,7 @@ from tileas_py.dialects.ori.instructions import (
     GenericInstructionOp,
     InstructionOp,
     MbarrierOp,
+    MbarrierWaitOp,
     MembarOp,
     RetOp,
     TerminatorInstructionOp,
@@ -92,6 +93,17 @@ from tileas_py.dialects.ori.module_ops import (
     VarOp,
     VersionOp,
 )
+from tileas_py.dialects.ori.sass import (
+    CONTROL_WORD,
+    SASS_OPCODE,
+    ControlWord,
+    ControlWordAttr,
+    SassOp,
+    control_word,
+    sass_opcode,
+    set_control_word,
+    set_sass_opcode,
+)
 
 Ori = Dialect(
     "ori",
@@ -109,6 +121,7 @@ Ori = Dialect(
         LocOp,
         FallthroughOp,
         *INSTRUCTION_OPS,
+        SassOp,
     ],
     [
         RegisterType,
@@ -130,14 +143,19 @@ Ori = Dialect(
         GenericAddressAttr,
         ParamAttr,
         DirectiveAttr,
+        ControlWordAttr,
     ],
 )
 
 __all__ = [
+    "CONTROL_WORD",
+    "SASS_OPCODE",
     "AddressSizeOp",
     "BarrierOp",
     "BraOp",
     "CallOp",
+    "ControlWord",
+    "ControlWordAttr",
     "CpAsyncBulkCommitGroupOp",
     "CpAsyncBulkOp",
     "CpAsyncBulkWaitGroupOp",
@@ -157,11 +175,13 @@ __all__ = [
     "LabelOp",
     "LocOp",
     "MbarrierOp",
+    "MbarrierWaitOp",
     "MembarOp",
     "Ori",
     "PragmaOp",
     "RegOp",
     "RetOp",
+    "SassOp",
     "SectionOp",
     "TargetOp",
     "TerminatorInstructionOp",
@@ -174,5 +194,9 @@ __all__ = [
     "WgmmaFenceOp",
     "WgmmaMmaAsyncOp",
     "WgmmaWaitGroupOp",
+    "control_word",
     "instruction_class",
+    "sass_opcode",
+    "set_control_word",
+    "set_sass_opcode",
 ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr, UnitAttr
@@ -50,27 +50,23 @@ from tileas_py.dialects.ori.attributes import (
 )
 from tileas_py.dialects.ori.operand_syntax import OperandParser, OperandPrinter
 
-
-@lru_cache(maxsize=1 << 14)
-def _roles_of(layout: ArrayAttr[Attribute]) -> tuple[Role, ...]:
-    return tuple(slot.role for operand in layout for slot in slots_of(operand))
-
-
-# Hashing a layout walks all its attributes; the analyses ask for the roles of the same
-# layout objects over and over, so they are remembered by identity too (the entry keeps
-# the layout alive, so its id cannot be reused while cached).
-_ROLES_BY_ID: dict[int, tuple[ArrayAttr[Attribute], tuple[Role, ...]]] = {}
+_ROLES: dict[int, tuple[ArrayAttr[Attribute], tuple[Role, ...]]] = {}
+_MAX_CACHED_LAYOUTS = 1 << 16
 
 
 def layout_roles(layout: ArrayAttr[Attribute]) -> tuple[Role, ...]:
-    """The role of each register slot of a layout, in SSA operand order."""
-    cached = _ROLES_BY_ID.get(id(layout))
+    """The role of each register slot of a layout, in SSA operand order.
+
+    Cached by the layout object's identity (hashing a layout walks its whole tree, which
+    the def/use queries of the phases would pay on every call).
+    """
+    cached = _ROLES.get(id(layout))
     if cached is not None and cached[0] is layout:
         return cached[1]
-    if len(_ROLES_BY_ID) >= 1 << 16:
-        _ROLES_BY_ID.clear()
-    roles = _roles_of(layout)
-    _ROLES_BY_ID[id(layout)] = (layout, roles)
+    roles = tuple(slot.role for operand in layout for slot in slots_of(operand))
+    if len(_ROLES) >= _MAX_CACHED_LAYOUTS:
+        _ROLES.clear()
+    _ROLES[id(layout)] = (layout, roles)
     return roles
 
 
@@ -115,36 +111,38 @@ class InstructionOp(IRDLOperation, ABC):
 
     # -- the accessor API of the ptxas phases ---------------------------------------------
 
-    # The register operands follow the optional guard; reading them through `operands`
-    # rather than the segment accessors keeps these calls cheap (the analyses call them
-    # for every instruction, many times).
-
-    def _register_operands(self) -> tuple[Sequence[SSAValue], int]:
-        """All operands, and where the registers start (after the guard, if any)."""
-        operands = self.operands
-        return operands, len(operands) - len(layout_roles(self.layout))
+    def _split_operands(
+        self,
+    ) -> tuple[SSAValue | None, tuple[SSAValue, ...], tuple[Role, ...]]:
+        """(guard, register operands, their roles): the analyses call this often, and
+        slicing the operand tuple is much cheaper than xDSL's segment accessors."""
+        roles = layout_roles(self.layout)
+        operands = tuple(self.operands)
+        registers = operands[len(operands) - len(roles) :]
+        guard = operands[0] if len(operands) > len(roles) else None
+        return guard, registers, roles
 
     def register_roles(self) -> list[tuple[SSAValue, Role]]:
         """Each register operand (guard excluded) with what this instruction does to it."""
-        operands, start = self._register_operands()
-        return list(zip(operands[start:], layout_roles(self.layout), strict=True))
+        _, registers, roles = self._split_operands()
+        return list(zip(registers, roles, strict=True))
 
     def defs(self) -> list[SSAValue]:
         """The registers this instruction writes, in PTX order."""
-        operands, start = self._register_operands()
+        _, registers, roles = self._split_operands()
         return [
-            operands[start + i]
-            for i, role in enumerate(layout_roles(self.layout))
+            reg
+            for reg, role in zip(registers, roles, strict=True)
             if role is not Role.USE
         ]
 
     def uses(self) -> list[SSAValue]:
         """The registers this instruction reads, its guard first."""
-        operands, start = self._register_operands()
-        used = list(operands[:start])
+        guard, registers, roles = self._split_operands()
+        used = [] if guard is None else [guard]
         used.extend(
-            operands[start + i]
-            for i, role in enumerate(layout_roles(self.layout))
+            reg
+            for reg, role in zip(registers, roles, strict=True)
             if role is not Role.DEF
         )
         return used
@@ -156,8 +154,7 @@ class InstructionOp(IRDLOperation, ABC):
     @property
     def guard_register(self) -> SSAValue | None:
         """The guard predicate (as `guard`, without decoding the operand segments)."""
-        operands, start = self._register_operands()
-        return operands[0] if start else None
+        return self._split_operands()[0]
 
     # -- custom syntax: `ori.x [if [not] %p] "mnemonic" (operands) successors` ------------
 
@@ -229,12 +226,16 @@ class InstructionOp(IRDLOperation, ABC):
             )
         if self.guard_negated is not None and self.guard is None:
             raise VerifyException("a negated guard needs a guard predicate")
+        self.verify_mnemonic()
+        self.verify_instruction()
+
+    def verify_mnemonic(self) -> None:
+        """Check that this op is the one `instruction_class` picks for its mnemonic."""
         expected = instruction_class(self.opcode.data)
         if expected is not type(self):
             raise VerifyException(
                 f"PTX instruction '{self.opcode.data}' must be an '{expected.name}' op"
             )
-        self.verify_instruction()
 
     def verify_instruction(self) -> None:
         """Rules of one instruction family, on top of the shared ones."""
@@ -312,18 +313,17 @@ class WgmmaMmaAsyncOp(InstructionOp):
     @property
     def accumulators(self) -> Sequence[SSAValue]:
         """The accumulator registers, read and written by the MMA."""
-        accumulator = self.layout.data[0]
-        assert isinstance(accumulator, VectorAttr)
-        operands, start = self._register_operands()
-        return operands[start : start + len(accumulator.elements)]
+        return self._split_operands()[1][: self._accumulator_count()]
 
     @property
     def inputs(self) -> list[SSAValue]:
         """The registers of the A, B (descriptors or fragments) and later operands."""
+        return list(self._split_operands()[1][self._accumulator_count() :])
+
+    def _accumulator_count(self) -> int:
         accumulator = self.layout.data[0]
         assert isinstance(accumulator, VectorAttr)
-        operands, start = self._register_operands()
-        return list(operands[start + len(accumulator.elements) :])
+        return len(accumulator.elements)
 
 
 @irdl_op_definition
@@ -604,6 +604,31 @@ class MbarrierOp(InstructionOp):
 
 
 @irdl_op_definition
+class MbarrierWaitOp(InstructionOp):
+    """ptxas's `_mbarrier.try_wait.parity` pseudo-instruction: wait until a phase completes.
+
+    Seed 003's MBARRIER_TRY_WAIT_PARITY: a blocking wait that `ori-expand-mbarrier` expands
+    into the native retry loop `WAIT: mbarrier.try_wait.parity %p, [addr], parity;
+    @!%p bra WAIT;`. Not PTX: the PTX reader rejects the mnemonic and the PTX writer prints
+    that loop in a `{ }` scope of its own.
+
+    Example:
+        ori.mbarrier.wait "_mbarrier.try_wait.parity.shared::cta.b64" ([@bar], %r1)
+    """
+
+    name = "ori.mbarrier.wait"
+    PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("_mbarrier.try_wait",)
+
+    def verify_instruction(self) -> None:
+        self._expect_operand_count(2)
+
+    @property
+    def native_opcode(self) -> str:
+        """The PTX mnemonic of the try_wait the loop runs."""
+        return self.opcode.data.removeprefix("_")
+
+
+@irdl_op_definition
 class CpAsyncOp(InstructionOp):
     """`cp.async.ca` / `cp.async.cg`: a non-bulk asynchronous copy to shared memory.
 
@@ -737,6 +762,7 @@ INSTRUCTION_OPS: tuple[type[InstructionOp], ...] = (
     MembarOp,
     FenceOp,
     MbarrierOp,
+    MbarrierWaitOp,
     CpAsyncOp,
     CpAsyncCommitGroupOp,
     CpAsyncWaitGroupOp,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 ERRBARS = "ERRBARS"
 """Stands for ptxas's error barriers after a gpu/sys-scope memory barrier: `ERRBAR`, and
@@ -78,6 +78,9 @@ class SyncLowering:
     """The last SM version it applies to, None for no limit."""
     operands: str | None = None
     note: str = ""
+    own: int = 0
+    """The index in `sass` of the instruction's own opcode; the others are what ptxas adds
+    before and after it (the fences of a memory order, error barriers, result moves)."""
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
@@ -119,17 +122,20 @@ SYNC_LOWERINGS: tuple[SyncLowering, ...] = (
         r"fence\.proxy\.async(\.shared::cluster)?",
         ("MEMBAR.ALL.GPU", "FENCE.VIEW.ASYNC.S"),
         since=90,
+        own=1,
     ),
     SyncLowering(
         r"fence\.proxy\.async\.shared::cta",
         ("MEMBAR.ALL.CTA", "FENCE.VIEW.ASYNC.S"),
         since=90,
+        own=1,
     ),
     SyncLowering(r"fence\.proxy\.async\.global", ("FENCE.VIEW.ASYNC.G",), since=90),
     SyncLowering(
         r"(fence|membar)\.proxy\.alias",
         ("MEMBAR.SC.GPU", "MEMBAR.SC.SYS", "CCTL.IVALL"),
         note="a uniform flag read at run time picks MEMBAR.SC.GPU or MEMBAR.SC.SYS",
+        own=2,
     ),
     SyncLowering(
         r"fence\.proxy\.tensormap::generic\.release\.gpu",
@@ -141,6 +147,7 @@ SYNC_LOWERINGS: tuple[SyncLowering, ...] = (
         ("DEPBAR", "UTMACCTL.IV", "UTMACMDFLUSH"),
         since=90,
         note="DEPBAR {5,4,3,2,1,0}: a wait on every scoreboard",
+        own=1,
     ),
     SyncLowering(
         r"fence\.mbarrier_init\.release\.cluster",
@@ -168,6 +175,7 @@ SYNC_LOWERINGS: tuple[SyncLowering, ...] = (
         ("MEMBAR.ALL.GPU", ERRBARS, "UCGABAR_ARV"),
         since=90,
         note="on a cluster launch only; a runtime branch skips it otherwise",
+        own=2,
     ),
     SyncLowering(
         r"barrier\.cluster\.arrive\.relaxed(\.aligned)?", ("UCGABAR_ARV",), since=90
@@ -207,11 +215,13 @@ SYNC_LOWERINGS: tuple[SyncLowering, ...] = (
         rf"mbarrier\.arrive\.release\.cluster{_SHARED}\.b64",
         ("MEMBAR.ALL.CTA", "MEMBAR.ALL.GPU", ERRBARS, "SYNCS.ARRIVE.TRANS64.A1T0"),
         since=90,
+        own=3,
     ),
     SyncLowering(
         r"mbarrier\.arrive\.release\.cluster\.shared::cluster\.b64",
         ("MEMBAR.ALL.CTA", "MEMBAR.ALL.GPU", ERRBARS, "SYNCS.ARRIVE.TRANS64.RED.A1T0"),
         since=90,
+        own=3,
     ),
     SyncLowering(
         rf"mbarrier\.arrive_drop{_SHARED}\.b64",
@@ -281,17 +291,20 @@ SYNC_LOWERINGS: tuple[SyncLowering, ...] = (
         rf"mbarrier\.arrive{_SHARED}\.b64",
         ("MEMBAR.ALL.CTA", "ATOMS.ARRIVE.64"),
         until=89,
+        own=1,
     ),
     SyncLowering(
         rf"mbarrier\.arrive_drop{_SHARED}\.b64",
         ("MEMBAR.ALL.CTA", "ATOMS.POPC.INC.32", "ATOMS.ARRIVE.64"),
         until=89,
+        own=2,
     ),
     SyncLowering(
         rf"mbarrier\.arrive\.noComplete{_SHARED}\.b64",
         ("MEMBAR.ALL.CTA", "VOTEU.ANY", "ATOMS.ADD", "SHFL.IDX"),
         until=89,
         note="one lane adds the warp's count",
+        own=2,
     ),
     SyncLowering(
         rf"mbarrier\.test_wait(\.parity)?{_SHARED}\.b64",
@@ -304,6 +317,7 @@ SYNC_LOWERINGS: tuple[SyncLowering, ...] = (
         rf"cp\.async\.mbarrier\.arrive{_SHARED}\.b64",
         ("VOTE.ALL", "ATOMS.ADD.S32", "ARRIVES.LDGSTSBAR.64"),
         until=89,
+        own=2,
     ),
     SyncLowering(
         rf"cp\.async\.mbarrier\.arrive\.noinc{_SHARED}\.b64",
@@ -326,11 +340,14 @@ SYNC_LOWERINGS: tuple[SyncLowering, ...] = (
     SyncLowering(r"cp\.async\.commit_group", ("LDGDEPBAR",)),
     SyncLowering(r"cp\.async\.wait_group", ("DEPBAR.LE",), note="DEPBAR.LE SB0, N"),
     SyncLowering(
-        r"cp\.async\.wait_all", ("LDGDEPBAR", "DEPBAR.LE"), note="DEPBAR.LE SB0, 0x0"
+        r"cp\.async\.wait_all",
+        ("LDGDEPBAR", "DEPBAR.LE"),
+        note="DEPBAR.LE SB0, 0x0",
+        own=1,
     ),
     # -- bulk copies and TMA (one elected lane, in a uniform loop)
     SyncLowering(
-        r"cp\.async\.bulk\.tensor\.(?P<dim>\dd)\.shared::cluster\.global(\..+)?",
+        r"cp\.async\.bulk\.tensor\.(?P<dim>\dd)\.shared::(cluster|cta)\.global(\..+)?",
         ("UTMALDG.{dim}",),
         since=90,
     ),
@@ -348,7 +365,9 @@ SYNC_LOWERINGS: tuple[SyncLowering, ...] = (
         r"cp\.async\.bulk\.global\.shared::cta(\..+)?", ("UBLKCP.G.S",), since=90
     ),
     SyncLowering(
-        r"cp\.async\.bulk\.shared::cluster\.global(\..+)?", ("UBLKCP.S.G",), since=90
+        r"cp\.async\.bulk\.shared::(cluster|cta)\.global(\..+)?",
+        ("UBLKCP.S.G",),
+        since=90,
     ),
     SyncLowering(r"cp\.async\.bulk\.prefetch\.L2\.global", ("UBLKPF.L2",), since=90),
     SyncLowering(r"cp\.async\.bulk\.commit_group", ("UTMACMDFLUSH",), since=90),
@@ -383,20 +402,24 @@ SYNC_LOWERINGS: tuple[SyncLowering, ...] = (
     SyncLowering(
         r"st\.release\.(?P<scope>gpu|sys)\.global\.(u|b|s)32",
         ("MEMBAR.ALL.{scope}", ERRBARS, "STG.E.STRONG.{scope}"),
+        own=2,
     ),
     SyncLowering(
         r"atom\.acq_rel\.gpu\.global\.add\.u32",
         ("MEMBAR.ALL.GPU", ERRBARS, "ATOMG.E.ADD.STRONG.GPU", "CCTL.IVALL"),
+        own=2,
     ),
     SyncLowering(
         r"atom\.release\.global\.add\.u32",
         ("MEMBAR.ALL.GPU", ERRBARS, "ATOMG.E.ADD.STRONG.GPU"),
         note="the scope defaults to .gpu",
+        own=2,
     ),
     SyncLowering(r"atom\.gpu\.global\.add\.u32", ("ATOMG.E.ADD.STRONG.GPU",)),
     SyncLowering(
         r"red\.release\.gpu\.global\.add\.u32",
         ("MEMBAR.ALL.GPU", ERRBARS, "REDG.E.ADD.STRONG.GPU"),
+        own=2,
     ),
     SyncLowering(r"red\.gpu\.global\.add\.u32", ("REDG.E.ADD.STRONG.GPU",)),
     SyncLowering(r"ld\.mmio\.relaxed\.sys\.global\.(u|b|s)32", ("LDG.E.MMIO.SYS",)),
@@ -409,6 +432,38 @@ SYNC_LOWERINGS: tuple[SyncLowering, ...] = (
 _INSTRUCTION = re.compile(
     r"^\s*(@!?%\w+\s+)?(?P<mnemonic>[\w.:]+)(\s+(?P<operands>[^;]*))?;?\s*$"
 )
+
+
+LOWERED_ROOTS = frozenset(
+    {
+        "membar",
+        "fence",
+        "bar",
+        "barrier",
+        "mbarrier",
+        "cp",
+        "elect",
+        "setmaxnreg",
+        "shfl",
+        "vote",
+        "match",
+        "redux",
+        "activemask",
+    }
+)
+"""Mnemonic roots that always have an entry in `SYNC_LOWERINGS` to look for."""
+_ORDERED_ROOTS = frozenset({"ld", "st", "atom", "red"})
+_ORDERINGS = frozenset(
+    {"acquire", "release", "acq_rel", "relaxed", "mmio", "gpu", "sys"}
+)
+
+
+def may_have_lowering(mnemonic: str) -> bool:
+    """A cheap test that rules out most instructions before `find_lowering`."""
+    root, *modifiers = mnemonic.split(".")
+    if root in LOWERED_ROOTS:
+        return True
+    return root in _ORDERED_ROOTS and not _ORDERINGS.isdisjoint(modifiers)
 
 
 def find_lowering(instruction: str, arch: str) -> SyncLowering | None:
@@ -429,6 +484,116 @@ def find_lowering(instruction: str, arch: str) -> SyncLowering | None:
         ):
             return lowering
     return None
+
+
+@dataclass(frozen=True)
+class LoweringParts:
+    """One instruction's SASS split around its own opcode; `ERRBARS` marks error barriers."""
+
+    before: tuple[str, ...]
+    own: str | None
+    """None when ptxas emits nothing for the instruction."""
+    after: tuple[str, ...]
+
+
+@lru_cache(maxsize=1 << 14)
+def lowering_parts(instruction: str, arch: str) -> LoweringParts | None:
+    """The SASS of a PTX sync instruction split into what ptxas adds before it, its own
+    opcode and what follows, with `{slots}` filled; None if no lowering is known.
+
+    `ERRBARS` stays a marker, for the caller to expand (`errbar_opcodes`) or drop.
+    """
+    lowering = find_lowering(instruction, arch)
+    if lowering is None:
+        return None
+    parsed = _INSTRUCTION.match(instruction)
+    assert parsed is not None
+    groups = lowering.pattern.fullmatch(parsed.group("mnemonic"))
+    assert groups is not None
+    slots = {
+        k: _SCOPE.get(v.upper(), v.upper()) for k, v in groups.groupdict().items() if v
+    }
+    opcodes = tuple(op if op == ERRBARS else op.format(**slots) for op in lowering.sass)
+    if not opcodes:
+        return LoweringParts((), None, ())
+    return LoweringParts(
+        opcodes[: lowering.own], opcodes[lowering.own], opcodes[lowering.own + 1 :]
+    )
+
+
+def errbar_opcodes(arch: str) -> tuple[str, ...]:
+    """What `ERRBARS` stands for on `arch`: ERRBAR, and from sm_90 on also CGAERRBAR."""
+    return ("ERRBAR", "CGAERRBAR") if sm_version(arch) >= 90 else ("ERRBAR",)
+
+
+SYNC_OPCODE_ROOTS = frozenset(
+    {
+        # CTA barriers, memory barriers and the error barriers ptxas adds after them
+        "BAR",
+        "B2R",
+        "MEMBAR",
+        "ERRBAR",
+        "CGAERRBAR",
+        "FENCE",
+        "CCTL",
+        # cluster barriers
+        "UCGABAR_ARV",
+        "UCGABAR_WAIT",
+        # warp convergence and warp-level synchronizing operations
+        "WARPSYNC",
+        "BSSY",
+        "BSYNC",
+        "BMOV",
+        "BREAK",
+        "ENDCOLLECTIVE",
+        "YIELD",
+        "VOTE",
+        "VOTEU",
+        "SHFL",
+        "MATCH",
+        "REDUX",
+        "ELECT",
+        "NANOSLEEP",
+        # scoreboard waits, cp.async groups, mbarriers, TMA and bulk copies
+        "DEPBAR",
+        "LDGDEPBAR",
+        "LDGSTS",
+        "ARRIVES",
+        "SYNCS",
+        "UTMALDG",
+        "UTMASTG",
+        "UTMAREDG",
+        "UTMAPF",
+        "UTMACCTL",
+        "UTMACMDFLUSH",
+        "UBLKCP",
+        "UBLKRED",
+        "UBLKPF",
+        "REDAS",
+        "STAS",
+        # warpgroup synchronization and register reconfiguration
+        "WARPGROUP",
+        "USETMAXREG",
+    }
+)
+"""The SASS opcode roots a listing of ptxas's synchronization keeps."""
+CONTROL_FLOW_OPCODE_ROOTS = frozenset(
+    {"BRA", "EXIT", "RET", "CALL", "JMP", "BRX", "JMX"}
+)
+ORDERING_MODIFIERS = frozenset({"STRONG", "MMIO", "ARRIVE"})
+"""Loads, stores and atomics that carry one of these (`LDG.E.STRONG.GPU`,
+`ATOMS.ARRIVE.64`) are kept too: they show where ptxas put the fences of a memory order."""
+
+
+def is_sync_relevant(opcode: str) -> bool:
+    """Whether a listing of ptxas's synchronization keeps this SASS opcode: sync
+    instructions, ordered memory accesses and control flow."""
+    root, *modifiers = opcode.split(".")
+    return (
+        root in SYNC_OPCODE_ROOTS
+        or root in CONTROL_FLOW_OPCODE_ROOTS
+        or not ORDERING_MODIFIERS.isdisjoint(modifiers)
+    )
 
 
 def sass_opcodes(

@@ -1,1 +1,1 @@
-"""The ptxas phases on ori, one pass per module, named after the phase."""
+"""ptxas's phases on ori, one module per pass (seed 000: GMMA; seed 003: barriers and sync)."""

@@ -44,6 +44,7 @@ from tileas_py.dialects.ori.instructions import (
     WgmmaMmaAsyncOp,
     WgmmaWaitGroupOp,
 )
+from tileas_py.passes.ori.common import OCG_PREFIX
 
 _PURE_ROOTS = frozenset(
     {
@@ -363,6 +364,9 @@ class FunctionFacts:
             )
             if name is None or self.compile_only:
                 kinds[op] = CallKind.OPAQUE
+            elif name.startswith(OCG_PREFIX):
+                # ptxas's own intrinsics: lowered in place to instructions, not calls.
+                kinds[op] = CallKind.TRANSPARENT
             elif name not in self.functions.definitions:
                 kinds[op] = CallKind.UNRESOLVED
             elif name in self.functions.issues_wgmma:

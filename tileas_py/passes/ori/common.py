@@ -1,0 +1,130 @@
+"""What the sync phases share: the target, the functions of a module, new SASS ops, calls."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from functools import cache
+
+from xdsl.dialects.builtin import (
+    I32,
+    ArrayAttr,
+    DenseArrayBase,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+    i32,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from tileas_py.dialects.ori.function import FuncOp
+from tileas_py.dialects.ori.instructions import CallOp, InstructionOp
+from tileas_py.dialects.ori.module_ops import TargetOp
+from tileas_py.dialects.ori.sass import SassOp
+from tileas_py.hw.sync.sass import sm_version
+
+DEFAULT_ARCH = "sm_90a"
+OCG_PREFIX = "__nv_ptx_builtin_ocg_"
+"""ptxas's OCG intrinsics are `.extern .func`s of this prefix that PTX code calls."""
+
+
+def target_arch(module: ModuleOp) -> str:
+    """The module's `.target` architecture (`sm_90a`), `sm_90a` when it declares none."""
+    for op in module.ops:
+        if isinstance(op, TargetOp):
+            for target in op.targets:
+                if target.data.startswith(("sm_", "compute_")):
+                    return target.data
+    return DEFAULT_ARCH
+
+
+def target_sm(module: ModuleOp) -> int:
+    """The SM version of the module's target: 90 for `sm_90a`."""
+    return sm_version(target_arch(module))
+
+
+def defined_functions(module: ModuleOp) -> list[FuncOp]:
+    """The functions of the module that have a body, in order."""
+    return [op for op in module.ops if isinstance(op, FuncOp) and not op.is_declaration]
+
+
+def callee_name(call: CallOp) -> str | None:
+    """The name a direct call calls, None for an indirect call."""
+    callee = call.callee
+    return callee.root_reference.data if isinstance(callee, SymbolRefAttr) else None
+
+
+def ocg_intrinsic(call: CallOp) -> str | None:
+    """`red_async_shared_add_u32` for a call of `__nv_ptx_builtin_ocg_red_async_...`."""
+    name = callee_name(call)
+    if name is None or not name.startswith(OCG_PREFIX):
+        return None
+    return name.removeprefix(OCG_PREFIX)
+
+
+@cache
+def _opcode(opcode: str) -> StringAttr:
+    return StringAttr(opcode)
+
+
+@cache
+def _segments(guarded: bool, registers: int) -> DenseArrayBase[I32]:
+    return DenseArrayBase.from_list(i32, (int(guarded), registers))
+
+
+def new_sass(
+    opcode: str,
+    at: Operation,
+    layout: Sequence[Attribute] = (),
+    registers: Sequence[SSAValue] = (),
+    *,
+    guard: SSAValue | None = None,
+    guard_negated: bool = False,
+) -> SassOp:
+    """An `ori.sass` op with the source location of the instruction it belongs to.
+
+    Built through `create` with shared attributes, as the PTX reader builds instructions:
+    the phases add many of them.
+    """
+    properties: dict[str, Attribute] = {
+        "opcode": _opcode(opcode),
+        "layout": ArrayAttr(layout),
+        "operandSegmentSizes": _segments(guard is not None, len(registers)),
+    }
+    if guard_negated:
+        properties["guard_negated"] = UnitAttr()
+    operands = list(registers) if guard is None else [guard, *registers]
+    op = SassOp.create(operands=operands, properties=properties)
+    op.location = at.location
+    return op
+
+
+def insert_before(anchor: Operation, ops: Sequence[Operation]) -> None:
+    block = anchor.parent_block()
+    assert block is not None
+    for op in ops:
+        block.insert_op_before(op, anchor)
+
+
+def insert_after(anchor: Operation, ops: Sequence[Operation]) -> None:
+    block = anchor.parent_block()
+    assert block is not None
+    for op in reversed(ops):
+        block.insert_op_after(op, anchor)
+
+
+def block_instructions(block: Block) -> Iterator[InstructionOp]:
+    for op in block.ops:
+        if isinstance(op, InstructionOp):
+            yield op
+
+
+def opcode_parts(inst: InstructionOp) -> list[str]:
+    """The dot-separated parts of the mnemonic: `['bar', 'sync']`."""
+    return inst.opcode.data.split(".")
+
+
+def erase(op: Operation) -> None:
+    """Remove an instruction from its block and drop it."""
+    op.detach()
+    op.erase()

@@ -1,0 +1,74 @@
+"""`ori-do-synchronization`: ptxas's OriDoSyncronization (phase 99, seed 003).
+
+Seed 003: after the IR-level optimizations, the phase reuses the scheduler's dependency DAG
+and per-block liveness bit vectors to insert the synchronization that data dependences need
+(its per-instruction callback emits a wait wherever a dependence edge crosses the current
+program point), block by block, propagating the live sets across joins, calls and GMMA
+arrive points. ptxas spells the phase "Syncronization".
+
+The model works on the scoreboard level of ori (`scoreboards`): every instruction whose
+results arrive late gets a write scoreboard (`#ori.ctrl<wr = N>`, SB1..SB5 in turn), and
+every instruction that reads or overwrites a register still in flight gets the scoreboard
+in its wait mask (`#ori.ctrl<wait = [N]>`), found by a forward may-analysis of the pending
+registers over the CFG; calls and returns wait for everything. It runs at -O2 and above,
+as the seed gates it.
+
+Not modelled: ptxas's final scoreboard assignment (phase 115, AdvancedScoreboardsAndOpexes,
+which may renumber), stall counts of fixed-latency instructions, and the GMMA arrive /
+IMMA special cases of the seed's dispatch table. None of this is visible in `nvdisasm`
+listings, so the corpus cannot check it; the tests check the dependences themselves.
+
+Example:
+
+    ori.inst "ld.global.u32" (def %r1, [%rd1])
+    ori.inst "add.u32" (def %r2, %r1, 1)
+
+becomes
+
+    ori.inst "ld.global.u32" (def %r1, [%rd1]) attributes {ori.ctrl = #ori.ctrl<wr = 1>}
+    ori.inst "add.u32" (def %r2, %r1, 1) attributes {ori.ctrl = #ori.ctrl<wait = [1]>}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from tileas_py.dialects.ori.analysis import ControlFlowGraph, instructions
+from tileas_py.dialects.ori.instructions import InstructionOp
+from tileas_py.dialects.ori.sass import control_word, set_control_word
+from tileas_py.passes.ori.common import defined_functions
+from tileas_py.passes.ori.scoreboards import (
+    LateWork,
+    RoundRobin,
+    writes_late,
+)
+
+
+@dataclass(frozen=True)
+class DoSynchronizationPass(ModulePass):
+    """Assigns write scoreboards to late results and waits to their users (phase 99).
+
+    See the module docstring for the model and an example.
+    """
+
+    name = "ori-do-synchronization"
+
+    opt_level: int = 3
+    """ptxas's -O level; the phase runs at -O2 and above."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.opt_level <= 1:
+            return
+        for func in defined_functions(op):
+            scoreboards = RoundRobin()
+            late: dict[InstructionOp, int] = {}
+            for inst in instructions(func):
+                if writes_late(inst):
+                    late[inst] = scoreboards.next()
+                    word = control_word(inst)
+                    set_control_word(inst, replace(word, write=late[inst]))
+            LateWork(func, ControlFlowGraph(func), late, results=True).add_waits()

@@ -1,0 +1,561 @@
+"""`ori-late-expand-sync`: ptxas's LateExpandSyncInstructions (phase 72, seed 003).
+
+The phase that turns synchronization instructions into their SASS sequences. Seed 003's
+pseudo-instructions and what they are in ori:
+
+- *SYNC.WARP* (a warp must be converged for a warp-level op): `WARPSYNC.ALL` before an
+  instruction that needs the whole warp (a CTA barrier, `setmaxnreg`, a full-mask warp-level
+  `.sync` op) where the warp may be diverged (`Convergence`); `WARPSYNC <mask>` before a
+  partial-mask one there; `bar.warp.sync` itself becomes `WARPSYNC.ALL` / `WARPSYNC <mask>`
+  there and nothing in converged code.
+- *SYNC.BLOCK*: CTA barriers become `BAR.SYNC.DEFER_BLOCKING`, `BAR.ARV`, `BAR.RED` (+
+  `B2R.RESULT`); a cluster wait falls back to `BAR.SYNC 0` outside cluster launches.
+- *SYNC.CONVERGE*: a divergent branch whose region (up to its immediate post-dominator)
+  holds something that needs the warp reconverged (an `mbarrier.init` from -O1 on, a bulk
+  copy issued by an elected lane, a full-mask warp-level op) is wrapped in `BSSY B0` before
+  the branch and a new block with `BSYNC B0` before the join (`.RECONVERGENT` on sm_100+).
+- *MBARRIER.WAIT*: a `try_wait` spin loop (`W: mbarrier.try_wait %p, ...; @!%p bra W`) is
+  rotated at -O2/-O3: the wait stays in line and branches to a retry copy placed after
+  the function's last block, which branches back; at -O1 it stays in place, at -O0 each
+  iteration starts with `YIELD` (on the line of the instruction before the loop).
+- *ERRBAR*: after a memory barrier or release of gpu, cluster or sys scope, `ERRBAR` (and
+  `CGAERRBAR` from sm_90 on), as ptxas 13.5 does; `disable-errbar-after-membar` drops them
+  and `errbar-form=bar-sync-15` gives seed 003's form, `BAR.SYNC 15` after sys-scope ones only.
+
+Every other SASS comes from `tileas_py.hw.sync.sass` (ptxas 13.5's lowering of each PTX sync
+instruction): an instruction records its own opcode in `ori.sass_opcode`, and what ptxas
+adds around it becomes `ori.sass` ops (fences of a memory order, `CCTL.IVALL`, the runtime
+cluster-launch test of cluster barriers, the uniform-flag test of `fence.proxy.alias`, the
+`ELECT` / `BRA.U.ANY` issue loop of TMA loads and reductions, `setmaxnreg`'s retry branch).
+`setmaxnreg` is dropped with ptxas's remark when the kernel's register count at entry is
+unknown (no `.maxnreg` or `.minnctapersm`: C7508), under `-g` (C7505), and under `-c` in a
+kernel that calls an extern function (C7504). Instructions a pass already lowered
+(`ori-expand-mbarrier` does the mbarriers) are left alone.
+
+Not modelled: if-conversion and unrolling (general optimizations, not sync phases), the
+`BRA.DIV` collective path of warp-level ops in divergent code, sm_75's warp-sync helper
+calls, and the conservative `MEMBAR.ALL.CTA` of `-c` / `-g` builds. On targets before sm_70
+(no WARPSYNC or BSSY) the pass fails with seed 003's message.
+
+Example (sm_90a, default options):
+
+    ori.membar "membar.sys"
+
+becomes
+
+    ori.membar "membar.sys" attributes {ori.sass_opcode = "MEMBAR.SC.SYS"}
+    ori.sass "ERRBAR"
+    ori.sass "CGAERRBAR"
+    ori.sass "CCTL.IVALL"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from tileas_py.diagnostics import emit_error, emit_remark
+from tileas_py.dialects.ori.analysis import ControlFlowGraph, instructions
+from tileas_py.dialects.ori.attributes import USE_SLOT, ImmAttr
+from tileas_py.dialects.ori.function import FallthroughOp, FuncOp
+from tileas_py.dialects.ori.instructions import (
+    BarrierOp,
+    BraOp,
+    CallOp,
+    ExitOp,
+    InstructionOp,
+    MbarrierOp,
+    RetOp,
+    TerminatorInstructionOp,
+)
+from tileas_py.dialects.ori.sass import SassOp, sass_opcode, set_sass_opcode
+from tileas_py.dialects.ori.uniformity import Uniformity
+from tileas_py.hw.sync.diagnostics import SYNC_MESSAGE_BY_NAME, SyncDiagnostic
+from tileas_py.hw.sync.sass import (
+    ERRBARS,
+    LoweringParts,
+    errbar_opcodes,
+    lowering_parts,
+    may_have_lowering,
+    sm_version,
+)
+from tileas_py.passes.ori.common import (
+    block_instructions,
+    callee_name,
+    defined_functions,
+    insert_after,
+    insert_before,
+    new_sass,
+    ocg_intrinsic,
+    opcode_parts,
+    target_arch,
+)
+from tileas_py.passes.ori.convergence import (
+    Convergence,
+    has_full_mask,
+    member_mask,
+    needs_whole_warp,
+)
+from tileas_py.ptx.writer import ptx_instruction_text
+
+VOLTA = 70
+"""The first SM with WARPSYNC and BSSY / BSYNC, which the expansion emits."""
+NOT_SUPPORTED = "ExpandSyncInstLate option is not supported on this architecture."
+ELECT_LOOP_OPCODES = ("UTMALDG", "UBLKCP.S.G", "UTMAREDG")
+"""Bulk copies into shared memory and TMA reductions: issued by one `ELECT`ed lane in a
+uniform `BRA.U.ANY` loop."""
+REGISTER_COUNT_DIRECTIVES = frozenset({"maxnreg", "minnctapersm"})
+
+SassSpec = tuple[str, tuple[Attribute, ...]]
+"""A SASS instruction to add: its opcode and ori operand layout (immediates only)."""
+
+
+def _spec(opcode: str, *operands: int) -> SassSpec:
+    return opcode, tuple(ImmAttr(o) for o in operands)
+
+
+@dataclass(frozen=True)
+class LateExpandSyncPass(ModulePass):
+    """Expands synchronization instructions into their SASS sequences (phase 72).
+
+    See the module docstring for what it models; a before / after example:
+
+        ori.bar "bar.sync" (0)        // in a branch on %tid.x
+
+    becomes
+
+        ori.sass "WARPSYNC.ALL"
+        ori.bar "bar.sync" (0) attributes {ori.sass_opcode = "BAR.SYNC.DEFER_BLOCKING"}
+    """
+
+    name = "ori-late-expand-sync"
+
+    opt_level: int = 3
+    """ptxas's -O level: 2 and 3 rotate spin loops; 0 puts `WARPSYNC.ALL` before every CTA
+    barrier and `YIELD` in spin loops."""
+    disable_errbar_after_membar: bool = False
+    """ptxas's DisableErrbarAfterMembar knob (unreachable in ptxas 13.5): no error barriers."""
+    errbar_form: Literal["errbar", "bar-sync-15"] = "errbar"
+    """`errbar`: ptxas 13.5's ERRBAR (+ CGAERRBAR); `bar-sync-15`: seed 003's BAR.SYNC 15
+    after sys-scope memory barriers."""
+    compile_only: bool = False
+    """ptxas's `-c`: a kernel that calls an extern function drops `setmaxnreg` (C7504)."""
+    debug: bool = False
+    """ptxas's `-g`: `setmaxnreg` is dropped to allow debugging (C7505)."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        arch = target_arch(op)
+        functions = defined_functions(op)
+        if sm_version(arch) < VOLTA:
+            for func in functions:
+                for inst in instructions(func):
+                    if _needs_expansion(inst):
+                        emit_error(inst, NOT_SUPPORTED)
+            return
+        callees = _CalleeDivergence(functions)
+        for func in functions:
+            _Expansion(self, func, arch, callees).run()
+
+
+def _needs_expansion(inst: InstructionOp) -> bool:
+    """Whether expanding the instruction may take WARPSYNC or BSSY, which need sm_70."""
+    return needs_whole_warp(inst) or member_mask(inst) is not None
+
+
+class _CalleeDivergence:
+    """Whether a called function may return with its warp diverged (extern: yes)."""
+
+    def __init__(self, functions: Sequence[FuncOp]) -> None:
+        self.by_name = {f.func_name.data: f for f in functions}
+        self.known: dict[str, bool] = {}
+
+    def __call__(self, name: str) -> bool:
+        if name in self.known:
+            return self.known[name]
+        func = self.by_name.get(name)
+        if func is None:
+            return True
+        self.known[name] = True  # a recursive call may return diverged
+        diverges = Convergence(func, Uniformity(func), self).returns_diverged()
+        self.known[name] = diverges
+        return diverges
+
+
+@dataclass
+class _Expansion:
+    """The expansion of one function."""
+
+    options: LateExpandSyncPass
+    func: FuncOp
+    arch: str
+    callees: _CalleeDivergence
+    bsync_of: dict[SassOp, SassOp] = field(default_factory=dict[SassOp, SassOp])
+    inline_waits: set[InstructionOp] = field(default_factory=set[InstructionOp])
+
+    @property
+    def sm(self) -> int:
+        return sm_version(self.arch)
+
+    def run(self) -> None:
+        uniformity = Uniformity(self.func)
+        self.drop_setmaxnreg()
+        self.shape_spin_loops()
+        self.insert_reconvergence(uniformity)
+        convergence = Convergence(self.func, uniformity, self.callees, self.bsync_of)
+        for inst in list(instructions(self.func)):
+            self.expand(inst, convergence.diverged_before(inst))
+
+    # -- setmaxnreg needs a known register count at entry --------------------------------
+
+    def drop_setmaxnreg(self) -> None:
+        """ptxas ignores `setmaxnreg` (with a remark) under `-g`, in a `-c` kernel that calls
+        an extern function, and when the register count at entry is unknown."""
+        reason = self.setmaxnreg_ignored()
+        if reason is None:
+            return
+        dropped = [
+            i for i in instructions(self.func) if opcode_parts(i)[0] == "setmaxnreg"
+        ]
+        for inst in dropped:
+            set_sass_opcode(inst, "")
+        if dropped:
+            remark = SyncDiagnostic(SYNC_MESSAGE_BY_NAME[reason])
+            emit_remark(dropped[0], remark.format())
+
+    def setmaxnreg_ignored(self) -> str | None:
+        """The name of ptxas's message for ignoring this function's `setmaxnreg`, if any."""
+        if self.options.debug:
+            return "setmaxnreg-ignored-debug"
+        if self.options.compile_only and any(
+            isinstance(i, CallOp)
+            and ocg_intrinsic(i) is None
+            and callee_name(i) not in self.callees.by_name
+            for i in instructions(self.func)
+        ):
+            return "setmaxnreg-ignored-units"
+        known = any(
+            d.directive.data in REGISTER_COUNT_DIRECTIVES for d in self.func.directives
+        )
+        return None if known else "setmaxnreg-ignored-entry-count"
+
+    # -- MBARRIER.WAIT: spin loops ----------------------------------------------------------
+
+    def shape_spin_loops(self) -> None:
+        blocks = list(self.func.body.blocks)
+        for block in blocks[1:]:
+            loop = _spin_loop(block)
+            if loop is None:
+                continue
+            wait, branch = loop
+            if self.options.opt_level == 0:
+                insert_before(
+                    wait, [new_sass("YIELD", _instruction_before(block, wait))]
+                )
+            elif self.options.opt_level >= 2 and "try_wait" in opcode_parts(wait):
+                self.rotate(wait, branch)
+
+    def out_of_line_position(self) -> Block | None:
+        """The block after which out-of-line code goes: the last one that holds code (the
+        blocks after it hold only labels, where ptxas sees nothing), None when code runs
+        on from it."""
+        block = self.func.body.blocks.last
+        while (
+            block is not None
+            and not list(block_instructions(block))
+            and isinstance(block.last_op, FallthroughOp)
+        ):
+            block = block.prev_block
+        if block is None or isinstance(block.last_op, FallthroughOp):
+            return None
+        return block
+
+    def rotate(self, wait: InstructionOp, branch: BraOp) -> None:
+        """Keep the wait in line and move its retry after the function's code."""
+        position = self.out_of_line_position()
+        if position is None:
+            return
+        after_loop = branch.successors[1]
+        retry = Block()
+        retry_wait = wait.clone()
+        retry_wait.location = wait.location
+        assert branch.guard is not None
+        retry_branch = BraOp(
+            branch.opcode.data,
+            guard=branch.guard,
+            guard_negated=True,
+            successors=[retry, after_loop],
+        )
+        retry_branch.location = branch.location
+        retry.add_ops([retry_wait, retry_branch])
+        parent = position.parent
+        assert parent is not None
+        parent.insert_block_after(retry, position)
+        branch.successors[0] = retry
+        self.inline_waits.add(wait)
+
+    # -- SYNC.CONVERGE: BSSY / BSYNC around divergent regions ------------------------------
+
+    def insert_reconvergence(self, uniformity: Uniformity) -> None:
+        done: set[Block] = set()
+        regions: list[set[Block]] = []
+        while True:
+            cfg = ControlFlowGraph(self.func)
+            for block in cfg.blocks:
+                terminator = block.last_op
+                if (
+                    block in done
+                    or not isinstance(terminator, InstructionOp)
+                    or not uniformity.is_divergent(terminator)
+                ):
+                    continue
+                done.add(block)
+                join = cfg.immediate_post_dominator(block)
+                if join is None or _only_returns(join):
+                    continue
+                region = _region(cfg, block, join)
+                if not any(
+                    self.needs_reconvergence(inst)
+                    for b in region
+                    for inst in block_instructions(b)
+                ):
+                    continue
+                depth = sum(block in r for r in regions)
+                self.wrap(block, terminator, join, region, depth)
+                regions.append(region | {block})
+                break
+            else:
+                return
+
+    def needs_reconvergence(self, inst: InstructionOp) -> bool:
+        parts = opcode_parts(inst)
+        if isinstance(inst, MbarrierOp) and parts[1] == "init":
+            return self.options.opt_level > 0
+        own = self.own_opcode(inst) if parts[0] == "cp" else None
+        return (own is not None and own.startswith(ELECT_LOOP_OPCODES)) or (
+            has_full_mask(inst) and parts[:2] != ["bar", "warp"]
+        )
+
+    def wrap(
+        self,
+        branch_block: Block,
+        branch: InstructionOp,
+        join: Block,
+        region: set[Block],
+        depth: int,
+    ) -> None:
+        suffix = ".RECONVERGENT" if self.sm >= 100 else ""
+        before_branch = branch.prev_op
+        anchor = before_branch if isinstance(before_branch, InstructionOp) else branch
+        bssy = new_sass(f"BSSY{suffix}", anchor, [ImmAttr(depth)])
+        branch_block.insert_op_before(bssy, branch)
+        sync_block = Block()
+        region_end = join.prev_block
+        body = (
+            [
+                i
+                for i in block_instructions(region_end)
+                if not isinstance(i, TerminatorInstructionOp)
+            ]
+            if region_end is not None and region_end in region
+            else []
+        )
+        at: Operation = body[-1] if body else branch
+        bsync = new_sass(f"BSYNC{suffix}", at, [ImmAttr(depth)])
+        sync_block.add_ops([bsync, FallthroughOp(join)])
+        parent = join.parent
+        assert parent is not None
+        parent.insert_block_before(sync_block, join)
+        for block in (*region, branch_block):
+            terminator = block.last_op
+            assert terminator is not None
+            for i, successor in enumerate(terminator.successors):
+                if successor is join:
+                    terminator.successors[i] = sync_block
+        self.bsync_of[bsync] = bssy
+
+    # -- the instructions ---------------------------------------------------------------
+
+    def lowered(self, inst: InstructionOp) -> LoweringParts | None:
+        if not may_have_lowering(inst.opcode.data):
+            return None
+        return lowering_parts(ptx_instruction_text(inst), self.arch)
+
+    def own_opcode(self, inst: InstructionOp) -> str | None:
+        parts = self.lowered(inst)
+        return None if parts is None else parts.own
+
+    def expand(self, inst: InstructionOp, diverged: bool) -> None:
+        if sass_opcode(inst) is not None:
+            return
+        parts = opcode_parts(inst)
+        at_o0 = self.options.opt_level == 0
+        if parts[:2] == ["bar", "warp"]:
+            self.expand_warp_sync(inst, diverged or at_o0)
+            return
+        if needs_whole_warp(inst) and (
+            diverged or (at_o0 and isinstance(inst, BarrierOp))
+        ):
+            insert_before(inst, [new_sass("WARPSYNC.ALL", inst)])
+        elif diverged and (mask := member_mask(inst)) is not None:
+            insert_before(inst, [self.warpsync_with_mask(inst, mask)])
+        if isinstance(inst, CallOp):
+            self.expand_call(inst)
+            return
+        lowered = self.lowered(inst)
+        if lowered is None:
+            return
+        before = [self.spec_list(lowered.before, inst)]
+        after = [self.spec_list(lowered.after, inst)]
+        own = lowered.own
+        if parts[:2] == ["barrier", "cluster"]:
+            test = "BRA.U" if self.sm >= 100 else "BRA"
+            before.insert(0, [_spec(test)])
+            after.append([_spec("BRA")])
+            if parts[2] == "wait":
+                after.append([_spec("BAR.SYNC.DEFER_BLOCKING", 0)])
+        elif parts[1:3] == ["proxy", "alias"] and len(lowered.before) == 2:
+            gpu, sys = lowered.before
+            before = [[_spec("BRA.U"), _spec(gpu), _spec("BRA.U"), _spec(sys)]]
+        elif own is not None and own.startswith(ELECT_LOOP_OPCODES):
+            before.append([_spec("ELECT")])
+            after.insert(0, [_spec("BRA.U.ANY")])
+        elif parts[0] == "setmaxnreg" and parts[1] == "inc":
+            after.append([_spec("BRA")])
+        elif inst in self.inline_waits:
+            after = [
+                [s for s in self.spec_list(lowered.after, inst) if s[0] == "CCTL.IVALL"]
+            ]
+        set_sass_opcode(inst, own or "")
+        self.insert_specs(inst, [s for group in before for s in group], before=True)
+        self.insert_specs(inst, [s for group in after for s in group], before=False)
+        if parts[:2] == ["barrier", "cluster"] and self.sm >= 100:
+            test = inst.prev_op
+            while isinstance(test, SassOp) and test.opcode.data != "BRA.U":
+                test = test.prev_op
+            previous = test.prev_op if test is not None else None
+            if isinstance(test, SassOp) and isinstance(previous, InstructionOp):
+                # sm_100 tests the cluster launch once the previous instruction issued.
+                test.location = previous.location
+
+    def spec_list(self, opcodes: Sequence[str], inst: InstructionOp) -> list[SassSpec]:
+        specs: list[SassSpec] = []
+        for opcode in opcodes:
+            if opcode == ERRBARS:
+                specs.extend(self.error_barriers(inst))
+            else:
+                specs.append(_spec(opcode))
+        return specs
+
+    def error_barriers(self, inst: InstructionOp) -> list[SassSpec]:
+        if self.options.disable_errbar_after_membar:
+            return []
+        if self.options.errbar_form == "bar-sync-15":
+            sys_scope = "sys" in opcode_parts(inst)
+            return [_spec("BAR.SYNC.DEFER_BLOCKING", 15)] if sys_scope else []
+        return [_spec(opcode) for opcode in errbar_opcodes(self.arch)]
+
+    def insert_specs(
+        self, inst: InstructionOp, specs: Sequence[SassSpec], *, before: bool
+    ) -> None:
+        ops = [new_sass(opcode, inst, layout) for opcode, layout in specs]
+        if before:
+            insert_before(inst, ops)
+        else:
+            insert_after(inst, ops)
+
+    def warpsync_with_mask(self, inst: InstructionOp, mask: ImmAttr | bool) -> SassOp:
+        if isinstance(mask, ImmAttr):
+            return new_sass("WARPSYNC", inst, [mask])
+        register: SSAValue = inst.registers[-1]
+        return new_sass("WARPSYNC", inst, [USE_SLOT], [register])
+
+    def expand_warp_sync(self, inst: InstructionOp, diverged: bool) -> None:
+        if not diverged:
+            set_sass_opcode(inst, "")
+        else:
+            set_sass_opcode(inst, "WARPSYNC.ALL" if has_full_mask(inst) else "WARPSYNC")
+
+    def expand_call(self, call: CallOp) -> None:
+        intrinsic = ocg_intrinsic(call)
+        if intrinsic is None:
+            return
+        lowered = _intrinsic_sass(intrinsic)
+        if lowered is None:
+            return
+        own, after = lowered
+        set_sass_opcode(call, own)
+        self.insert_specs(call, [_spec(o) for o in after], before=False)
+
+
+def _spin_loop(block: Block) -> tuple[InstructionOp, BraOp] | None:
+    """The wait and branch of `W: mbarrier.{try,test}_wait %p, ...; @!%p bra W`."""
+    body = list(block_instructions(block))
+    if len(body) != 2:
+        return None
+    wait, branch = body
+    if (
+        not isinstance(wait, MbarrierOp)
+        or not {"try_wait", "test_wait"} & set(opcode_parts(wait))
+        or not isinstance(branch, BraOp)
+        or branch.guard is None
+        or branch.guard_negated is None
+        or branch.target is not block
+        or wait.defs() != [branch.guard]
+    ):
+        return None
+    return wait, branch
+
+
+def _instruction_before(block: Block, inst: InstructionOp) -> InstructionOp:
+    """The instruction that runs into `block` in layout order (ptxas gives a spin loop's
+    YIELD its line), else `inst` itself."""
+    previous = block.prev_block
+    body = [] if previous is None else list(block_instructions(previous))
+    return body[-1] if body else inst
+
+
+def _only_returns(block: Block) -> bool:
+    """A block that only returns: ptxas branches to it as a predicated EXIT."""
+    body = list(block_instructions(block))
+    return (
+        len(body) == 1 and isinstance(body[0], RetOp | ExitOp) and body[0].guard is None
+    )
+
+
+def _region(cfg: ControlFlowGraph, branch_block: Block, join: Block) -> set[Block]:
+    """The blocks a divergent branch reaches before its immediate post-dominator."""
+    region: set[Block] = set()
+    stack = [s for s in cfg.successors_of(branch_block) if s is not join]
+    while stack:
+        block = stack.pop()
+        if block in region or block is branch_block:
+            continue
+        region.add(block)
+        stack.extend(s for s in cfg.successors_of(block) if s is not join)
+    return region
+
+
+_REDUCTIONS = frozenset({"add", "min", "max", "inc", "dec", "and", "or", "xor"})
+
+
+def _intrinsic_sass(name: str) -> tuple[str, tuple[str, ...]] | None:
+    """The SASS of an OCG intrinsic call that ptxas accepts: (own opcode, what follows)."""
+    tokens = name.split("_")
+    if name.startswith("red_async_") and "shared" in tokens:
+        operation = next((t for t in tokens[2:] if t in _REDUCTIONS), None)
+        return None if operation is None else (f"REDAS.{operation.upper()}", ())
+    if name.startswith("write_async_") and "shared" in tokens:
+        return "STAS", ()
+    if name.startswith("cp_async_bulk_global_shared"):
+        rest = tokens[len(["cp", "async", "bulk", "global", "shared"]) :]
+        if not rest:
+            return "UBLKCP.G.S", ("BRA.U.ANY",)
+        if rest[0] == "sequenced" and len(rest) == 2:
+            return f"UBLKCP.G.S.SEQUENCED.STRONG.{rest[1].upper()}", ("BRA.U.ANY",)
+    return None
