@@ -13,7 +13,8 @@ narrowest point the project controls, until xDSL fixes it:
 - xDSL's custom op parsers do not range-check what they read: a value out of its type's
   range (`llvm.getelementptr %p[9223372036854775808]`) raises `ValueError` from an
   attribute constructor, an index past a struct's fields (`llvm.extractvalue %s[99]`)
-  raises `IndexError`. `RobustParser` reports an exception raised inside xDSL while
+  raises `IndexError`, and 2**63 in a declarative `array<i64>` property
+  (`num_warps = [9223372036854775808]`) raises `struct.error` when packed. `RobustParser` reports an exception raised inside xDSL while
   parsing an op as a parse error at that op; one raised in tileas-py's own parsers stays
   an internal error (a bug to fix, not to hide).
 
@@ -24,6 +25,7 @@ narrowest point the project controls, until xDSL fixes it:
 from __future__ import annotations
 
 import re
+import struct
 import sys
 import traceback
 from pathlib import Path
@@ -78,7 +80,7 @@ class RobustParser(Parser):
         start = self.pos
         try:
             return super().parse_operation()
-        except (ValueError, IndexError, KeyError) as e:
+        except (ValueError, IndexError, KeyError, struct.error) as e:
             if not raised_in_xdsl(e):
                 raise
             message = str(e) if isinstance(e, ValueError) else f"malformed op ({e})"

@@ -78,6 +78,20 @@ CASES: dict[str, tuple[str, str, list[str], str]] = {
         [],
         "9:3: error: 'arith.addi' op operand #0 does not dominate this use",
     ),
+    "i64-array-property-past-2-to-the-63": (
+        "mlir",
+        "nv_tileas.async.pipeline.agent_switch num_warps = [9223372036854775808, 4]\n",
+        [],
+        "1:1: error: malformed op (argument out of range)",
+    ),
+    "negative-wgmma-wait-count": (
+        "ptx",
+        ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry k()\n{\n"
+        "  wgmma.wait_group.sync.aligned -1;\n  ret;\n}\n",
+        ["-p", "ptxas-gmma"],
+        "6:3: error: 'ori.wgmma.wait_group' op Argument 0 of instruction "
+        "'wgmma.wait_group': unexpected value '-1', expected to be non-negative integer",
+    ),
     "icmp-predicate-out-of-range": (
         "mlir",
         "llvm.func @f(%a: i32) -> i1 {\n"
