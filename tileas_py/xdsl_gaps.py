@@ -14,12 +14,13 @@ narrowest point the project controls, until xDSL fixes it:
   range (`llvm.getelementptr %p[9223372036854775808]`) raises `ValueError` from an
   attribute constructor, an index past a struct's fields (`llvm.extractvalue %s[99]`)
   raises `IndexError`, and 2**63 in a declarative `array<i64>` property
-  (`num_warps = [9223372036854775808]`) raises `struct.error` when packed. `RobustParser` reports an exception raised inside xDSL while
-  parsing an op as a parse error at that op; one raised in tileas-py's own parsers stays
-  an internal error (a bug to fix, not to hide).
+  (`num_warps = [9223372036854775808]`) raises `struct.error` when packed.
+  `RobustParser` reports an exception raised inside xDSL while parsing an op as a parse
+  error at that op; one raised in tileas-py's own parsers stays an internal error (a bug
+  to fix, not to hide).
 
-(xDSL's comparison ops also lack a predicate range check: see
-`tileas_py.dialects.xdsl_verifiers`.)
+(Two checks xDSL's verifier lacks are in `tileas_py.dialects.xdsl_verifiers` (comparison
+predicates) and `tileas_py.dialects.dominance` (SSA dominance).)
 """
 
 from __future__ import annotations
