@@ -15,6 +15,13 @@ front-end validation:
 
 Its options are ptxas's command line and knobs, handed to the phases that read them; the
 defaults reproduce ptxas 13.5 at -O3 (then `-t sass-sync` lists the sync SASS ptxas emits).
+
+`tileas-wgmma-to-ptx` takes a tile kernel whose matrix multiplies are sm90 WGMMA atoms down
+to ori, which `-t ptx` prints as PTX for the real ptxas: `convert-tileas-to-nvvm`, then
+`convert-nvvm-to-ori` (docs/wgmma-emission.md):
+
+    tileas-opt gemm.mlir -p tileas-wgmma-to-ptx -t ptx -o gemm.ptx
+    ptxas -arch=sm_90a gemm.ptx -o gemm.cubin
 """
 
 from __future__ import annotations
@@ -208,3 +215,23 @@ class PtxasPipelinePass(ModulePass):
         with paused_gc():
             for phase in self.passes():
                 phase.apply(ctx, op)
+
+
+@dataclass(frozen=True)
+class TileasWgmmaToPtxPipeline(ModulePass):
+    """`convert-tileas-to-nvvm`, then `convert-nvvm-to-ori` (print with `-t ptx`)."""
+
+    name = "tileas-wgmma-to-ptx"
+
+    def passes(self) -> tuple[ModulePass, ...]:
+        from tileas_py.passes.lowering.convert_nvvm_to_ori import ConvertNvvmToOriPass
+        from tileas_py.passes.lowering.convert_tileas_to_nvvm import (
+            ConvertTileasToNvvmPass,
+        )
+
+        return (ConvertTileasToNvvmPass(), ConvertNvvmToOriPass())
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        for stage in self.passes():
+            stage.apply(ctx, op)
+            op.verify()

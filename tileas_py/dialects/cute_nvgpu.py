@@ -5,8 +5,9 @@ atom is Hopper's warp-group MMA (PTX ISA, "Asynchronous Warpgroup Level Matrix M
 https://docs.nvidia.com/cuda/parallel-thread-execution/#asynchronous-warpgroup-level-matrix-instructions):
 its verifier holds the legal `wgmma.mma_async` shapes and types, so that anything that
 carries an atom (such as `nv_tileas.dot`) can be lowered to `nvvm.wgmma.*` without checks
-of its own. Also here: the GMMA shared-memory descriptor, the atom's runtime fields
-(`atom.set_value`), `arch.make_warp_uniform`, and the sm100 SMEM -> TMEM (S2T) copy atom
+of its own. Also here: atom values and their runtime fields (`make_mma_atom`,
+`atom.set_value`), the atom applied to a whole tile (`atom.gemm`), the GMMA shared-memory
+descriptor, `arch.make_warp_uniform`, and the sm100 SMEM -> TMEM (S2T) copy atom
 that the Blackwell 2-CTA / 4-CTA paths read their multicast width from.
 """
 
@@ -28,7 +29,9 @@ from xdsl.dialects.builtin import (
     IntegerType,
     Signedness,
     StringAttr,
+    TensorType,
     i1,
+    i64,
 )
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.dialects.utils import EnumAttribute
@@ -48,6 +51,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -559,6 +563,128 @@ class AtomSetValueOp(IRDLOperation):
 
 
 @irdl_op_definition
+class MakeMmaAtomOp(IRDLOperation):
+    """
+    An MMA atom value with its runtime fields at their defaults: `accum_c` set (the MMA
+    accumulates into C), `neg_a` and `neg_b` clear. `atom.set_value` changes them.
+
+    Example: `%atom = cute_nvgpu.make_mma_atom : !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>`
+    """
+
+    name = "cute_nvgpu.make_mma_atom"
+
+    result = result_def(SM90MmaAtomType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, atom: SM90MmaAtomType) -> None:
+        super().__init__(result_types=[atom])
+
+
+def _tile_shape(t: Attribute) -> tuple[int, ...]:
+    assert isinstance(t, TensorType)
+    return tuple(t.get_shape())
+
+
+@irdl_op_definition
+class AtomGemmOp(IRDLOperation):
+    """
+    Applies an MMA atom to a whole tile, CuTe's `gemm(atom, D, A, B, C)`: `D = A * B + C`
+    (`D = A * B` when the atom's `accum_c` is clear), negating A or B when `neg_a` /
+    `neg_b` are set.
+
+    A is M x K, B is K x N, C and D are M x N, with the atom's element types; the tile is
+    covered by (M / atom M) x (N / atom N) x (K / atom K) atom instructions. For an sm90
+    wgmma atom A comes from shared memory (`frag_kind = ss`) or registers (`rs`), B from
+    shared memory, and `wait_group` is how many wgmma groups may stay in flight after the
+    tile (when absent, the lowering's default).
+
+    Example:
+    ```
+    %d = cute_nvgpu.atom.gemm %atom, %a, %b, %c wait_group = 0
+        : !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>,
+          tensor<128x64xf16, #sa>, tensor<64x128xf16, #sb> -> tensor<128x128xf32, #acc>
+    ```
+    """
+
+    name = "cute_nvgpu.atom.gemm"
+
+    T: ClassVar = VarConstraint("T", base(TensorType))
+
+    atom = operand_def(SM90MmaAtomType)
+    a = operand_def(TensorType)
+    b = operand_def(TensorType)
+    c = operand_def(T)
+    wait_group = opt_prop_def(IntegerAttr[I64])
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "$atom `,` $a `,` $b `,` $c (`wait_group` `=` $wait_group^)? attr-dict"
+        " `:` type($atom) `,` type($a) `,` type($b) `->` type($c)"
+    )
+
+    def __init__(
+        self,
+        atom: SSAValue | Operation,
+        a: SSAValue | Operation,
+        b: SSAValue | Operation,
+        c: SSAValue | Operation,
+        wait_group: int | None = None,
+    ) -> None:
+        super().__init__(
+            operands=[atom, a, b, c],
+            properties={
+                "wait_group": None
+                if wait_group is None
+                else IntegerAttr(wait_group, i64)
+            },
+            result_types=[SSAValue.get(c).type],
+        )
+
+    def verify_(self) -> None:
+        atom = self.atom.type
+        assert isinstance(atom, SM90MmaAtomType)
+        shapes = [_tile_shape(v.type) for v in (self.a, self.b, self.c)]
+        if any(len(s) != 2 for s in shapes) or not (
+            shapes[0][1] == shapes[1][0]
+            and shapes[0][0] == shapes[2][0]
+            and shapes[1][1] == shapes[2][1]
+        ):
+            raise VerifyException(
+                "expected A: MxK, B: KxN and C: MxN, got "
+                + ", ".join(str(list(s)) for s in shapes)
+            )
+        for operand, value, expected in (
+            ("A", self.a, atom.a_type),
+            ("B", self.b, atom.b_type),
+            ("C", self.c, atom.acc_type),
+        ):
+            assert isinstance(value.type, TensorType)
+            if value.type.get_element_type() != expected:
+                raise VerifyException(
+                    f"{operand} has element type {value.type.get_element_type()} but "
+                    f"the atom expects {expected}"
+                )
+        (m, k), n = shapes[0], shapes[1][1]
+        for dim, size, atom_size in (
+            ("M", m, atom.m),
+            ("N", n, atom.n),
+            ("K", k, atom.k),
+        ):
+            if size % atom_size.data:
+                raise VerifyException(
+                    f"tile {dim} = {size} is not a multiple of the atom's "
+                    f"{dim} = {atom_size.data}"
+                )
+        if self.wait_group is not None and self.wait_group.value.data < 0:
+            raise VerifyException("wait_group must be non-negative")
+
+
+@irdl_op_definition
 class MakeWarpUniformOp(IRDLOperation):
     """
     Asserts that a scalar has the same value in every lane of the warp, so that branches
@@ -586,7 +712,9 @@ CuteNvgpu = Dialect(
     "cute_nvgpu",
     [
         MakeGmmaSmemDescOp,
+        MakeMmaAtomOp,
         AtomSetValueOp,
+        AtomGemmOp,
         MakeWarpUniformOp,
     ],
     [

@@ -35,8 +35,10 @@ PASSES = {
     # Named pipelines.
     "ptxas-pipeline": "tileas_py.pipelines:PtxasPipelinePass",
     "ptxas-gmma": "tileas_py.pipelines:PtxasGmmaPipeline",
+    "tileas-wgmma-to-ptx": "tileas_py.pipelines:TileasWgmmaToPtxPipeline",
     # Lowerings.
     "convert-nvvm-to-ori": "tileas_py.passes.lowering.convert_nvvm_to_ori:ConvertNvvmToOriPass",
+    "convert-tileas-to-nvvm": "tileas_py.passes.lowering.convert_tileas_to_nvvm:ConvertTileasToNvvmPass",
 }
 """Each pass's name and where its class lives."""
 

@@ -134,3 +134,56 @@ func.func @f(%x: f32) {
   func.return
 }
 // CHECK: f32 should be of base attribute integer_type
+
+// -----
+
+!atom = !cute_nvgpu.sm90.mma<64x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
+func.func @f(%atom: !atom, %a: tensor<64x32xf16>, %b: tensor<16x64xf16>, %c: tensor<64x64xf32>) {
+  %d = cute_nvgpu.atom.gemm %atom, %a, %b, %c : !atom, tensor<64x32xf16>, tensor<16x64xf16> -> tensor<64x64xf32>
+  func.return
+}
+// CHECK: expected A: MxK, B: KxN and C: MxN, got [64, 32], [16, 64], [64, 64]
+
+// -----
+
+!atom = !cute_nvgpu.sm90.mma<64x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
+func.func @f(%atom: !atom, %a: tensor<64x32xbf16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32>) {
+  %d = cute_nvgpu.atom.gemm %atom, %a, %b, %c : !atom, tensor<64x32xbf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+  func.return
+}
+// CHECK: A has element type bf16 but the atom expects f16
+
+// -----
+
+!atom = !cute_nvgpu.sm90.mma<64x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
+func.func @f(%atom: !atom, %a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf16>) {
+  %d = cute_nvgpu.atom.gemm %atom, %a, %b, %c : !atom, tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf16>
+  func.return
+}
+// CHECK: C has element type f16 but the atom expects f32
+
+// -----
+
+!atom = !cute_nvgpu.sm90.mma<64x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
+func.func @f(%atom: !atom, %a: tensor<64x24xf16>, %b: tensor<24x64xf16>, %c: tensor<64x64xf32>) {
+  %d = cute_nvgpu.atom.gemm %atom, %a, %b, %c : !atom, tensor<64x24xf16>, tensor<24x64xf16> -> tensor<64x64xf32>
+  func.return
+}
+// CHECK: tile K = 24 is not a multiple of the atom's K = 16
+
+// -----
+
+!atom = !cute_nvgpu.sm90.mma<64x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
+func.func @f(%atom: !atom, %a: tensor<64x32xf16>, %b: tensor<32x64xf16>, %c: tensor<64x64xf32>) {
+  %d = cute_nvgpu.atom.gemm %atom, %a, %b, %c wait_group = -1 : !atom, tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+  func.return
+}
+// CHECK: wait_group must be non-negative
+
+// -----
+
+func.func @f() {
+  %atom = cute_nvgpu.make_mma_atom : !cute_nvgpu.universal_fma<f32, f32, f32>
+  func.return
+}
+// CHECK: !cute_nvgpu.universal_fma<f32, f32, f32> should be of base attribute cute_nvgpu.sm90.mma

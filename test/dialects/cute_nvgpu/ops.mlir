@@ -55,3 +55,32 @@ func.func @atoms(%smem: !llvm.ptr<3>, %flag: i1, %lane: i32) {
 
 // CHECK: "test.op"() {major = #cute_nvgpu<major mn>, frag = #cute_nvgpu<frag_kind rs>, field = #cute_nvgpu<atom_field neg_b>} : () -> ()
 // CHECK-GENERIC: "test.op"() {major = #cute_nvgpu<major mn>, frag = #cute_nvgpu<frag_kind rs>, field = #cute_nvgpu<atom_field neg_b>} : () -> ()
+
+// -----
+
+// An atom value with its fields set, applied to a whole tile (A in shared memory or in
+// registers), with and without an explicit wait_group.
+!atom = !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
+!rs = !cute_nvgpu.sm90.mma<64x64x16, ab_major = (k, mn), elem_type = (bf16, bf16, f32), frag_kind = rs>
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+#acc = #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 128, 16]>
+func.func @gemm(%a: tensor<128x64xf16, #sa>, %b: tensor<64x128xf16, #sb>, %c: tensor<128x128xf32, #acc>, %ra: tensor<64x32xbf16>, %rb: tensor<32x64xbf16, #sa>, %rc: tensor<64x64xf32>) {
+  %atom = cute_nvgpu.make_mma_atom : !atom
+  %false = arith.constant false
+  %zero = cute_nvgpu.atom.set_value %atom, accum_c, %false : !atom
+  %d = cute_nvgpu.atom.gemm %zero, %a, %b, %c wait_group = 1 : !atom, tensor<128x64xf16, #sa>, tensor<64x128xf16, #sb> -> tensor<128x128xf32, #acc>
+  %rs = cute_nvgpu.make_mma_atom : !rs
+  %e = cute_nvgpu.atom.gemm %rs, %ra, %rb, %rc : !rs, tensor<64x32xbf16>, tensor<32x64xbf16, #sa> -> tensor<64x64xf32>
+  func.return
+}
+
+// CHECK-LABEL: func.func @gemm
+// CHECK:       %atom = cute_nvgpu.make_mma_atom : !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
+// CHECK:       %d = cute_nvgpu.atom.gemm %zero, %a, %b, %c wait_group = 1 : !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>, tensor<128x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>, tensor<64x128xf16, #nv_tileas.shared<swizzle = 128, order = [0, 1]>> -> tensor<128x128xf32, #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 128, 16]>>
+// CHECK:       %e = cute_nvgpu.atom.gemm %rs, %ra, %rb, %rc : !cute_nvgpu.sm90.mma<64x64x16, ab_major = (k, mn), elem_type = (bf16, bf16, f32), frag_kind = rs>, tensor<64x32xbf16>, tensor<32x64xbf16, {{.*}}> -> tensor<64x64xf32>
+
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "gemm"
+// CHECK-GENERIC:       %atom = "cute_nvgpu.make_mma_atom"() : () -> !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
+// CHECK-GENERIC:       %d = "cute_nvgpu.atom.gemm"(%zero, %a, %b, %c) <{wait_group = 1 : i64}> : (!cute_nvgpu.sm90.mma<{{.*}}>, tensor<128x64xf16, {{.*}}>, tensor<64x128xf16, {{.*}}>, tensor<128x128xf32, {{.*}}>) -> tensor<128x128xf32, {{.*}}>
+// CHECK-GENERIC:       %e = "cute_nvgpu.atom.gemm"(%rs, %ra, %rb, %rc) : (

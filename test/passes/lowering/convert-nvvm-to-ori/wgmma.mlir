@@ -88,7 +88,8 @@ llvm.func @copied(%da: i64, %db: i64, %acc: !llvm.struct<(f32, f32, f32, f32)>, 
 
 // -----
 
-// An accumulator assembled with insertvalue: constants are moved into fresh registers,
+// An accumulator assembled with insertvalue: constants are moved into fresh registers
+// where they are inserted (before the fence),
 // a loaded value used nowhere else is accumulated into in place; struct members of
 // nested aggregates are ranges of leaves.
 llvm.func @assembled(%da: i64, %db: i64, %p: !llvm.ptr<1>) attributes {nvvm.kernel} {
@@ -113,10 +114,10 @@ llvm.func @assembled(%da: i64, %db: i64, %p: !llvm.ptr<1>) attributes {nvvm.kern
 
 // CHECK-LABEL: .entry assembled(
 // CHECK:       	ld.global.f32 	%f0, [%rd2];
-// CHECK-NEXT:  	wgmma.fence.sync.aligned;
 // CHECK-NEXT:  	mov.f32 	%f5, 0f00000000;
 // CHECK-NEXT:  	mov.f32 	%f6, 0f00000000;
 // CHECK-NEXT:  	mov.f32 	%f7, 0f00000000;
+// CHECK-NEXT:  	wgmma.fence.sync.aligned;
 // CHECK-NEXT:  	wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 	{%f5, %f0, %f6, %f7}, %rd0, %rd1, 1, 1, 1, 0, 0;
 // CHECK-NEXT:  	wgmma.commit_group.sync.aligned;
 // CHECK-NEXT:  	wgmma.wait_group.sync.aligned 	0;

@@ -129,6 +129,7 @@ class FunctionLowering:
         self._holders: dict[tuple[Block, RegOp], list[SSAValue]] = {}
         """The values (lowered so far) used in a block that hold a register."""
         self._verified: dict[tuple[Block, RegOp], tuple[SSAValue, int]] = {}
+        self._dead_prefix: dict[tuple[Block, RegOp], int] = {}
         self.liveness = Liveness((), {})
         self.blocks: dict[Block, Block] = {}
         self.materialized: dict[tuple[Block, Element, RegisterFile], RegOp] = {}
@@ -446,10 +447,17 @@ class FunctionLowering:
                 # `value` was written in place earlier in this block, after a check of
                 # everything `reg` held before it: that is all dead here too.
                 start = verified[1]
-            if not any(
-                other is not value and liveness.live_after(other, at)
-                for other in holders[start:]
+            # Ops are lowered in order within a block, so a holder dead after an earlier
+            # op of the block is dead here too: skip the prefix already known dead, and
+            # stop at the first live holder (which keeps a chain of WGMMA regions in one
+            # block linear rather than quadratic).
+            index = max(start, self._dead_prefix.get((block, reg), 0))
+            while index < len(holders) and (
+                holders[index] is value or not liveness.live_after(holders[index], at)
             ):
+                index += 1
+            self._dead_prefix[(block, reg)] = index
+            if index == len(holders):
                 free.add(reg)
         return free
 

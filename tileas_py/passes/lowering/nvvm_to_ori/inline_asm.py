@@ -3,7 +3,8 @@
 The operands get registers first: each output (`=r`, `=l`, `=h`, `=f`, `=d`, `=b`) a
 fresh register of the result's type, each input (`r`, `l`, ...) the register of its value,
 each immediate (`n`, `i`) the constant's digits, and an input tied to an output (`0`) is
-copied into the output's register. The text, with `$N` replaced by those names, is then
+the output's register: its own register when no live value holds that after the
+statement (the output is then written in place), else a copy. The text, with `$N` replaced by those names, is then
 read by the PTX reader, as ptxas reads the PTX nvcc pastes it into, so the snippet becomes
 ordinary ori instructions: its labels become blocks, its `{ .reg .pred p; ... }` scratch
 registers fresh registers of the function, and nothing stays opaque to later passes.
@@ -102,9 +103,13 @@ def parse_constraints(op: llvm.InlineAsmOp) -> list[Constraint]:
 
 
 def _outputs(
-    fl: FunctionLowering, op: llvm.InlineAsmOp, letters: list[str]
+    fl: FunctionLowering,
+    op: llvm.InlineAsmOp,
+    letters: list[str],
+    lent: dict[int, RegOp],
 ) -> list[RegOp]:
-    """Fresh registers for the outputs, which become the registers of the result."""
+    """The registers of the outputs, which become the registers of the result: those
+    `lent` by a tied input that dies here, fresh ones for the others."""
     if op.res is None:
         if letters:
             fail(op, f"inline asm has {len(letters)} outputs but no result")
@@ -123,7 +128,43 @@ def _outputs(
                 f"inline asm output constraint '={letter}' does not fit a "
                 f"'{leaf.scalar.registers.ptx_type.value}' register",
             )
-    return list(fl.fresh_value(op.res))
+    if not lent:
+        return list(fl.fresh_value(op.res))
+    registers = tuple(
+        lent.get(index) or fl.fresh(leaf.scalar.registers)
+        for index, leaf in enumerate(layout.leaves)
+    )
+    fl.define_overwritten(op.res, registers, set(lent.values()))
+    return list(registers)
+
+
+def _lent_registers(
+    fl: FunctionLowering,
+    op: llvm.InlineAsmOp,
+    tied: list[tuple[Constraint, SSAValue]],
+    letters: list[str],
+) -> dict[int, RegOp]:
+    """For each output tied to an input whose register no live value holds after `op`,
+    that register: the output is written in place, as a register allocator would, so
+    that a chain of asm statements updating the same values (a WGMMA accumulator) names
+    one set of registers instead of copying them at every step."""
+    lent: dict[int, RegOp] = {}
+    for constraint, value in tied:
+        output = constraint.tied_to
+        if output >= len(letters) or output in lent:
+            continue
+        elements = fl.elements(value)
+        if len(elements) != 1:
+            continue
+        (reg,) = elements
+        if (
+            isinstance(reg, RegOp)
+            and reg.ptx_type.data == _CONSTRAINTS[letters[output]].ptx_type
+            and reg not in lent.values()
+            and reg in fl.overwritable(value, op)
+        ):
+            lent[output] = reg
+    return lent
 
 
 def _operand_names(
@@ -132,7 +173,6 @@ def _operand_names(
     """The text of each `$N`, and the registers the snippet may name."""
     constraints = [c for c in parse_constraints(op) if c.kind != "clobber"]
     letters = [c.letter for c in constraints if c.kind == "output"]
-    outputs = _outputs(fl, op, letters)
     inputs = [c for c in constraints if c.kind != "output"]
     values = list(op.operands_)
     if len(inputs) != len(values):
@@ -140,6 +180,8 @@ def _operand_names(
             op,
             f"inline asm has {len(inputs)} input constraints for {len(values)} operands",
         )
+    tied = [(c, v) for c, v in zip(inputs, values, strict=True) if c.kind == "tied"]
+    outputs = _outputs(fl, op, letters, _lent_registers(fl, op, tied, letters))
     names = [reg.ptx_name for reg in outputs]
     registers = list(outputs)
     for constraint, value in zip(inputs, values, strict=True):
@@ -174,8 +216,9 @@ def _input(
         if constraint.tied_to >= len(outputs):
             fail(op, f"inline asm input is tied to missing output {constraint.tied_to}")
         output = outputs[constraint.tied_to]
-        scalar = fl.scalar(value.type)
-        fl.emit(mov_for(scalar.registers), Def(output), fl.source(value))
+        if fl.elements(value) != (output,):
+            scalar = fl.scalar(value.type)
+            fl.emit(mov_for(scalar.registers), Def(output), fl.source(value))
         return output.ptx_name
     reg = fl.register(value)
     if _CONSTRAINTS[constraint.letter].ptx_type != reg.ptx_type.data:

@@ -35,6 +35,7 @@ from tileas_py.passes.lowering.nvvm_to_ori.function import (
 from tileas_py.passes.lowering.nvvm_to_ori.operands import (
     Address,
     Def,
+    Element,
     InOut,
     Operand,
     Vector,
@@ -64,7 +65,21 @@ def lower_insertvalue(fl: FunctionLowering, op: llvm.InsertValueOp) -> None:
         fail(op, f"position {list(position)} is out of range for '{op.container.type}'")
     start, end, _ = member
     elements = fl.elements(op.container)
-    fl.define(op.res, elements[:start] + fl.elements(op.value) + elements[end:])
+    # A constant put into an aggregate is moved into a register of its own here, where
+    # the aggregate is built (before a WGMMA fence, say), not where the aggregate is
+    # used, and not shared with the other members holding the same constant (a WGMMA
+    # writes each accumulator register in place).
+    inserted: list[Element] = []
+    for element, leaf in zip(
+        fl.elements(op.value), fl.layout(op.value.type).leaves, strict=True
+    ):
+        if isinstance(element, RegOp | Address):
+            inserted.append(element)
+            continue
+        reg = fl.fresh(leaf.scalar.registers)
+        fl.emit(mov_for(leaf.scalar.registers), Def(reg), element)
+        inserted.append(reg)
+    fl.define(op.res, (*elements[:start], *inserted, *elements[end:]))
 
 
 # ---------------------------------------------------------------------------------------

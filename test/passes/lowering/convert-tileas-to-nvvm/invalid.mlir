@@ -1,0 +1,57 @@
+// Every diagnostic of convert-tileas-to-nvvm's kernel patterns and driver, at the op it is about.
+// RUN: not tileas-opt %s --split-input-file -p convert-tileas-to-nvvm -o /dev/null 2>&1 | filecheck %s
+
+// An op that no pattern module lowers.
+nv_tileas.kernel @k(%view: !nv_tileas.tiled_view<64x64xf16>) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
+  %x, %y, %z = nv_tileas.cancel_next_program_id
+  nv_tileas.return
+}
+// CHECK: invalid.mlir:6:3: error: 'nv_tileas.cancel_next_program_id' is not supported by convert-tileas-to-nvvm
+
+// -----
+
+// A parameter type with no LLVM form.
+nv_tileas.kernel @k(%t: tensor<64x64xf32>) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
+  nv_tileas.return
+}
+// CHECK: invalid.mlir:14:1: error: parameter of type 'tensor<64x64xf32>' is not supported by convert-tileas-to-nvvm
+
+// -----
+
+// A result type with no LLVM form.
+func.func @f(%x: i32) -> tensor<4xf32> attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
+  %t = arith.constant dense<0.0> : tensor<4xf32>
+  func.return %t : tensor<4xf32>
+}
+// CHECK: invalid.mlir:22:1: error: result of type 'tensor<4xf32>' is not supported by convert-tileas-to-nvvm
+
+// -----
+
+// A value that reaches an LLVM op with a type it cannot be converted from.
+func.func @g(%p: !llvm.ptr<1>) -> !nv_tileas.mbarrier {
+  %v = builtin.unrealized_conversion_cast %p : !llvm.ptr<1> to !nv_tileas.mbarrier
+  func.return %v : !nv_tileas.mbarrier
+}
+// CHECK: invalid.mlir:33:3: error: a value of type '!nv_tileas.mbarrier' is used as '!llvm.ptr<3>', which convert-tileas-to-nvvm does not know how to convert
+
+// -----
+
+// An llvm.func returns one value.
+func.func @two(%x: i32) -> (i32, i32) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
+  func.return %x, %x : i32, i32
+}
+// CHECK: invalid.mlir:40:1: error: a function with several results is not supported
+
+// -----
+
+// A loop may carry only values with an LLVM form.
+func.func @loop(%n: index) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
+  %t = nv_tileas.alloc_tensor : tensor<4xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %t) -> (tensor<4xf32>) {
+    scf.yield %x : tensor<4xf32>
+  }
+  func.return
+}
+// CHECK: invalid.mlir:52:3: error: a loop-carried value of type 'tensor<4xf32>' is not supported by convert-tileas-to-nvvm

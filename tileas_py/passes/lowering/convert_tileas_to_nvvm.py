@@ -1,0 +1,198 @@
+"""`convert-tileas-to-nvvm`: tile kernels to `llvm.func` + `nvvm` ops.
+
+The input is a module of tile kernels (`nv_tileas.kernel`, or `func.func` holding tile
+values) of the `nv_tileaa` / `nv_tileas` / `cute_nvgpu` dialects; the output is the
+NVVM-level form that `convert-nvvm-to-ori` takes (see `examples/nvvm_wgmma_sm90a.mlir`).
+The pass collects the rewrite patterns of the modules listed in
+`tileas_py/passes/lowering/tileas_to_nvvm/__init__.py` (kernels and shared memory, the
+WGMMA emission of `nv_tileas.dot` / `cute_nvgpu.atom.gemm`, stores, `scf.for` carrying
+tiles, ...), which follow the
+value conventions of `tileas_to_nvvm/conventions.py` and hand values to each other through
+`builtin.unrealized_conversion_cast` (MLIR's dialect-conversion practice,
+https://mlir.llvm.org/docs/DialectConversion/). In order:
+
+1. the target: the module's `#nvvm.target` if it has one, else the chip of its
+   `nv_tileaa.target_spec` (sm 90 and later: the arch-conditional `sm_90a`, `sm_100a`,
+   ...), else the `chip` option; the module gets `nvvm.target` with that chip;
+2. shared memory is planned per kernel (`kernel.plan_shared_memory`);
+3. the patterns run to a fixed point;
+4. an op still holding tile values is reported, once, at its location:
+   `'nv_tileas.xxx' is not supported by convert-tileas-to-nvvm`;
+5. the casts between patterns are folded away (a cast back to the type a value had
+   cancels it); a cast that remains is reported at the op that uses it;
+6. LLVM constants and aggregates that nothing reads any more (a constant accumulator a
+   WGMMA ignores) are erased, so that no instruction is emitted for them.
+
+Before:
+
+    module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
+      nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 4 : i32} {
+        %buf = nv_tileas.alloc_tensor : tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>
+        %x = nv_tileaa.get_program_id x
+        nv_tileas.return
+      }
+    }
+
+After:
+
+    module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>, nvvm.target = #nvvm.target<chip = "sm_90a">} {
+      llvm.mlir.global internal @k_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<8192 x i8>
+      llvm.func @k() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+        %0 = llvm.mlir.addressof @k_smem : !llvm.ptr<3>
+        %1 = llvm.getelementptr %0[0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+        %x = nvvm.read.ptx.sreg.ctaid.x : i32
+        llvm.return
+      }
+    }
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, llvm
+from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
+
+from tileas_py.diagnostics import emit_error
+from tileas_py.dialects import nv_tileaa
+from tileas_py.dialects.nv_tileaa import TARGET_SPEC, TargetSpecAttr
+from tileas_py.dialects.nv_tileas import ops as tile_ops
+from tileas_py.dialects.nvvm.target import TARGET_ATTR_NAME, NVVMTargetAttr
+from tileas_py.hw.arch import Arch
+from tileas_py.passes.lowering import tileas_to_nvvm
+from tileas_py.passes.lowering.tileas_to_nvvm.conventions import is_tile_type
+from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
+    declare_shared_buffer,
+    holds_tiles,
+    plan_shared_memory,
+)
+
+PASS_NAME = "convert-tileas-to-nvvm"
+
+_TILE_DIALECTS = ("nv_tileas.", "nv_tileaa.", "cute_nvgpu.")
+
+
+def chip_for_sm(sm: int) -> str:
+    """The PTX target of a tile-level SM number: arch-conditional from Hopper on."""
+    return f"sm_{sm}a" if sm >= 90 else f"sm_{sm}"
+
+
+def target_arch(op: Operation) -> Arch | None:
+    """The arch of the `nvvm.target` of the module enclosing `op` (set by the pass)."""
+    current: Operation | None = op
+    while current is not None:
+        if isinstance(current, ModuleOp):
+            target = current.attributes.get(TARGET_ATTR_NAME)
+            if isinstance(target, NVVMTargetAttr):
+                return target.arch
+        current = current.parent_op()
+    return None
+
+
+def _is_unlowered(op: Operation) -> bool:
+    if isinstance(op, UnrealizedConversionCastOp):
+        return False
+    if op.name.startswith(_TILE_DIALECTS):
+        return True
+    return any(is_tile_type(t) for t in (*op.operand_types, *op.result_types))
+
+
+def fold_casts(module: ModuleOp) -> None:
+    """Fold the casts that patterns left between each other; report any that remain."""
+    changed = True
+    while changed:
+        changed = False
+        for cast in list(module.walk()):
+            if not isinstance(cast, UnrealizedConversionCastOp):
+                continue
+            if len(cast.inputs) == 1 and len(cast.outputs) == 1:
+                source = cast.inputs[0]
+                inner = source.owner
+                if (
+                    isinstance(inner, UnrealizedConversionCastOp)
+                    and len(inner.inputs) == 1
+                    and inner.inputs[0].type == cast.outputs[0].type
+                ):
+                    cast.outputs[0].replace_all_uses_with(inner.inputs[0])
+                    changed = True
+            if all(not r.uses for r in cast.results):
+                cast.detach()
+                cast.erase()
+                changed = True
+    for cast in module.walk():
+        if not isinstance(cast, UnrealizedConversionCastOp):
+            continue
+        users = [use.operation for use in cast.results[0].uses]
+        user = next(
+            (u for u in users if not isinstance(u, UnrealizedConversionCastOp)), None
+        )
+        if user is not None:
+            emit_error(
+                user,
+                f"a value of type '{cast.inputs[0].type}' is used as "
+                f"'{cast.outputs[0].type}', which {PASS_NAME} does not know how to "
+                "convert",
+            )
+
+
+@dataclass(frozen=True)
+class ConvertTileasToNvvmPass(ModulePass):
+    """Lower tile kernels to `llvm.func` + `nvvm` (see the module docstring)."""
+
+    name = "convert-tileas-to-nvvm"
+
+    chip: str = "sm_90a"
+    """The target when the module has neither `nvvm.target` nor `nv_tileaa.target_spec`."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if not isinstance(op.attributes.get(TARGET_ATTR_NAME), NVVMTargetAttr):
+            spec = op.attributes.get(TARGET_SPEC)
+            chip = (
+                chip_for_sm(spec.sm.data)
+                if isinstance(spec, TargetSpecAttr)
+                else self.chip
+            )
+            op.attributes[TARGET_ATTR_NAME] = NVVMTargetAttr(chip)
+        patterns, shared = tileas_to_nvvm.collect()
+        for function in list(op.body.block.ops):
+            if isinstance(function, tile_ops.KernelOp | nv_tileaa.FuncOp) or (
+                isinstance(function, func.FuncOp) and holds_tiles(function)
+            ):
+                size = plan_shared_memory(function, shared)
+                if size:
+                    declare_shared_buffer(function, size)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(list(patterns), dce_enabled=False),
+            apply_recursively=True,
+        ).rewrite_module(op)
+        for inner in op.walk():
+            if _is_unlowered(inner):
+                emit_error(inner, f"'{inner.name}' is not supported by {PASS_NAME}")
+        fold_casts(op)
+        erase_dead_llvm_values(op)
+
+
+_VALUE_BUILDERS = (
+    llvm.ConstantOp,
+    llvm.ZeroOp,
+    llvm.UndefOp,
+    llvm.InsertValueOp,
+    llvm.ExtractValueOp,
+)
+
+
+def erase_dead_llvm_values(module: ModuleOp) -> None:
+    """Erase the constants and aggregates that nothing reads (a constant accumulator that
+    a WGMMA ignores: convert-nvvm-to-ori would move it into registers)."""
+    for function in module.body.block.ops:
+        if not isinstance(function, llvm.FuncOp):
+            continue
+        for op in reversed(list(function.walk())):
+            if isinstance(op, _VALUE_BUILDERS) and is_trivially_dead(op):
+                op.detach()
+                op.erase()

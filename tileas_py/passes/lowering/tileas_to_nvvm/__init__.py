@@ -1,0 +1,43 @@
+"""The pattern modules of `convert-tileas-to-nvvm`, one per family of tile ops.
+
+Each module listed in `MODULES` exports `PATTERNS` (a tuple of rewrite patterns) and may
+export `SHARED` (op class -> how many bytes of shared memory and which alignment an op of
+that class needs; see `kernel.plan_shared_memory`). A new family (TMA, mbarriers,
+pipelines, agents, ...) is one more module here and one more line in `MODULES`. The value
+conventions every module follows are in `conventions.py`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import RewritePattern
+
+from tileas_py.passes.lowering.tileas_to_nvvm.kernel import SharedRequest
+
+MODULES = (
+    "kernel",
+    "dot",
+    "store",
+    "scf",
+)
+"""The pattern modules, by name inside this package."""
+
+
+def collect() -> tuple[
+    tuple[RewritePattern, ...], dict[type[Operation], SharedRequest]
+]:
+    """Every module's patterns, and every module's shared-memory requests."""
+    patterns: list[RewritePattern] = []
+    shared: dict[type[Operation], SharedRequest] = {}
+    for name in MODULES:
+        module = importlib.import_module(f"{__name__}.{name}")
+        module_patterns: tuple[RewritePattern, ...] = module.PATTERNS
+        patterns.extend(module_patterns)
+        requests: Mapping[type[Operation], SharedRequest] = getattr(
+            module, "SHARED", {}
+        )
+        shared.update(requests)
+    return tuple(patterns), shared

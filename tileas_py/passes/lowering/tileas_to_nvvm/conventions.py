@@ -1,0 +1,204 @@
+"""How tile-level values become per-thread LLVM values in `convert-tileas-to-nvvm`.
+
+This is the one place that states the value conventions every pattern module of the pass
+(`kernel.py`, `dot.py`, `store.py`, and those that come later) relies on. It follows MLIR's
+dialect-conversion practice (https://mlir.llvm.org/docs/DialectConversion/#type-conversion):
+a pattern reads the LLVM value of a tile operand with `to_llvm(rewriter, value, op)` and
+hands its own LLVM results back as tile values with `from_llvm(...)`; both insert a
+`builtin.unrealized_conversion_cast`, and the pass folds each cast pair away once every op
+is lowered, so patterns never depend on the order in which they run.
+
+| tile-level type | LLVM value (per thread) |
+| --- | --- |
+| `!nv_tileas.tiled_view<...>` (a kernel parameter) | `!llvm.ptr`: the generic address of the CUtensorMap kernel parameter (`llvm.byval` + `nvvm.grid_constant`) |
+| `tensor<..., #nv_tileas.shared<...>>` | `!llvm.ptr<3>`: the base address of its buffer |
+| `!nv_tileas.mbarrier` | `!llvm.ptr<3>`: the address of the 8-byte barrier |
+| `tensor<MxN, #nv_tileas.mma<...>>` (accumulator) | `fragment_type(t)`: the warpgroup's WGMMA D fragments |
+| register-resident A of a `frag_kind = rs` atom | `a_fragment_type(t, k)`: the WGMMA A fragments |
+| `index`, `iN`, `fN` | unchanged |
+
+**Accumulator fragments.** One warpgroup (128 threads, `warps_per_cta = [4, 1]`) holds the
+whole M x N accumulator. It is covered by (M / 64) x (N / n) instruction tiles, n being the
+encoding's `instr_shape[1]`; each thread holds, per tile, the registers of one `m64nNk*`
+D operand: N / 2 `f32` or `i32`, or N / 4 `vector<2xf16>` for an f16 accumulator (two
+values per 32-bit register, the form `nvvm.wgmma.mma_async` takes). `fragment_type` is
+the struct of these per-tile structs, m-tile-major (tile (m, n) is member
+`m * (N / n) + n`) — upstream NVGPU's `!llvm.struct<(struct<(f32, ...)>, ...)>`.
+Value j of tile (m, n) (for f16: half j % 2 of register j // 2) is the element at
+
+    row = 64 m + 16 warp + lane / 4 + dr,   col = n * n_instr + 2 (lane % 4) + dc
+
+with (dr, dc) = `hw.wgmma_layout.accumulator_offsets(n_instr)[j]`
+(`accumulator_element` computes it).
+
+**Register A.** Per (m-tile, k-tile), m-tile-major, four `i32` registers packing
+32 / element-bits elements each (`hw.wgmma_layout.a_fragment_offsets`).
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    Float16Type,
+    FloatTF32Type,
+    IntAttr,
+    IntegerType,
+    TensorType,
+    UnrealizedConversionCastOp,
+    VectorType,
+    i32,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from tileas_py.dialects.nv_tileas.attrs import (
+    MBarrierType,
+    MmaEncodingAttr,
+    SharedEncodingAttr,
+    TiledViewType,
+    ints,
+)
+from tileas_py.hw import wgmma_layout
+from tileas_py.hw.wgmma import M as WGMMA_M
+
+GENERIC_PTR = llvm.LLVMPointerType()
+"""`!llvm.ptr`: a generic address (a CUtensorMap kernel parameter)."""
+
+SHARED_PTR = llvm.LLVMPointerType(IntAttr(3))
+"""`!llvm.ptr<3>`: a shared-memory address (a buffer, an mbarrier)."""
+
+GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
+"""`!llvm.ptr<1>`: a plain global-memory address."""
+
+TENSOR_MAP_BYTES = 128
+"""A CUtensorMap is an opaque 128-byte, 64-byte aligned object."""
+
+
+def element_bits(t: Attribute) -> int:
+    """Bits of a tile element type (integer or floating point)."""
+    if isinstance(t, IntegerType):
+        return cast(IntegerType, t).bitwidth
+    assert isinstance(t, AnyFloat)
+    if isinstance(t, FloatTF32Type):
+        return 32  # tf32 occupies a 32-bit container (bitwidth says 19)
+    bits: int = t.bitwidth
+    return bits
+
+
+def accumulator_shape(t: TensorType[Attribute]) -> tuple[int, int, int]:
+    """(m tiles, n tiles, instruction N) of an mma-encoded accumulator tile."""
+    encoding = t.encoding
+    assert isinstance(encoding, MmaEncodingAttr)
+    rows, cols = t.get_shape()
+    n_instr = ints(encoding.instr_shape)[1]
+    return rows // WGMMA_M, cols // n_instr, n_instr
+
+
+def tile_fragment_type(element: Attribute, n_instr: int) -> llvm.LLVMStructType:
+    """The D registers of one `m64n{n_instr}` instruction tile."""
+    if isinstance(element, Float16Type):
+        return llvm.LLVMStructType.from_type_list(
+            [VectorType(element, [2])] * (n_instr // 4)
+        )
+    return llvm.LLVMStructType.from_type_list([element] * (n_instr // 2))
+
+
+def fragment_type(t: TensorType[Attribute]) -> llvm.LLVMStructType:
+    """The per-thread accumulator of an mma-encoded tile: one member struct per
+    (m-tile, n-tile), m-tile-major (see the module docstring)."""
+    m_tiles, n_tiles, n_instr = accumulator_shape(t)
+    tile = tile_fragment_type(t.get_element_type(), n_instr)
+    return llvm.LLVMStructType.from_type_list([tile] * (m_tiles * n_tiles))
+
+
+def accumulator_element(
+    t: TensorType[Attribute], warp: int, lane: int, member: int, j: int
+) -> tuple[int, int]:
+    """(row, col) of value `j` of fragment member `member` held by `lane` of `warp`."""
+    _, n_tiles, n_instr = accumulator_shape(t)
+    m, n = divmod(member, n_tiles)
+    row0, col0 = wgmma_layout.fragment_origin(warp, lane, 2)
+    dr, dc = wgmma_layout.accumulator_offsets(n_instr)[j]
+    return WGMMA_M * m + row0 + dr, n * n_instr + col0 + dc
+
+
+def a_fragment_type(t: TensorType[Attribute], k_instr: int) -> llvm.LLVMStructType:
+    """The per-thread register-resident A operand (M x K): four i32 per (m, k) tile."""
+    rows, cols = t.get_shape()
+    tile = llvm.LLVMStructType.from_type_list([i32] * wgmma_layout.A_REGISTERS)
+    count = (rows // WGMMA_M) * (cols // k_instr)
+    return llvm.LLVMStructType.from_type_list([tile] * count)
+
+
+def convert_type(t: Attribute) -> Attribute | None:
+    """The LLVM type of a tile-level type that has one by itself, or None.
+
+    Scalars are their own LLVM type; a register-resident A operand has no type of its own
+    (its fragments depend on the atom that reads it: `a_fragment_type`)."""
+    if isinstance(t, TiledViewType):
+        return GENERIC_PTR
+    if isinstance(t, MBarrierType):
+        return SHARED_PTR
+    if isinstance(t, TensorType):
+        encoding = t.encoding
+        if isinstance(encoding, SharedEncodingAttr):
+            return SHARED_PTR
+        if isinstance(encoding, MmaEncodingAttr):
+            return fragment_type(cast(TensorType[Attribute], t))
+        return None
+    if (
+        isinstance(t, IntegerType | AnyFloat)
+        or t.name == "index"
+        or t.name.startswith("llvm.")
+    ):
+        return cast(Attribute, t)
+    return None
+
+
+def is_tile_type(t: Attribute) -> bool:
+    """Whether values of this type must be lowered (everything but LLVM-level types)."""
+    if isinstance(t, TensorType | TiledViewType | MBarrierType):
+        return True
+    return t.name.startswith(("nv_tileas.", "nv_tileaa.", "cute_nvgpu."))
+
+
+def to_llvm(
+    rewriter: PatternRewriter, value: SSAValue, before: Operation, to: Attribute
+) -> SSAValue:
+    """`value` as a value of LLVM type `to`, through an unrealized cast before `before`
+    (or the input of the cast that made `value` from such a value)."""
+    if value.type == to:
+        return value
+    owner = value.owner
+    if (
+        isinstance(owner, UnrealizedConversionCastOp)
+        and len(owner.inputs) == 1
+        and owner.inputs[0].type == to
+    ):
+        return owner.inputs[0]
+    conversion = UnrealizedConversionCastOp.get([value], [to])
+    rewriter.insert(conversion, InsertPoint.before(before))
+    return conversion.results[0]
+
+
+def from_llvm(
+    rewriter: PatternRewriter, value: SSAValue, before: Operation, to: Attribute
+) -> SSAValue:
+    """An LLVM value handed back as a tile-level value of type `to`."""
+    if value.type == to:
+        return value
+    conversion = UnrealizedConversionCastOp.get([value], [to])
+    rewriter.insert(conversion, InsertPoint.before(before))
+    return conversion.results[0]
+
+
+def defining_op_through_casts(value: SSAValue) -> Operation | None:
+    """The op that defines `value`, looking through unrealized casts."""
+    owner = value.owner
+    while isinstance(owner, UnrealizedConversionCastOp) and len(owner.inputs) == 1:
+        owner = owner.inputs[0].owner
+    return owner if isinstance(owner, Operation) else None
