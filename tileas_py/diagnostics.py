@@ -26,8 +26,9 @@ from typing import Literal, NoReturn
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import PassFailedException, VerifyException
+
+from tileas_py.xdsl_gaps import RobustParser
 
 Severity = Literal["error", "warning", "remark", "note", "verbatim"]
 
@@ -51,7 +52,7 @@ class SourceText:
         return FileLineColLoc(StringAttr(self.name), IntAttr(line), IntAttr(column))
 
 
-class LocatedParser(Parser):
+class LocatedParser(RobustParser):
     """An MLIR parser that gives each parsed op the `file:line:col` it was written at."""
 
     def __init__(

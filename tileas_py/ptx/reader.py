@@ -18,19 +18,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from xdsl.dialects.builtin import (
-    I32,
-    I64,
     ArrayAttr,
-    DenseArrayBase,
     FileLineColLoc,
     IntAttr,
-    IntegerAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
-    UnitAttr,
-    i32,
-    i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
@@ -48,14 +41,13 @@ from tileas_py.dialects.ori.attributes import (
     PairAttr,
     ParenAttr,
     PtxType,
-    PtxTypeAttr,
-    RegisterType,
     Role,
     SlotAttr,
     SpecialRegAttr,
     StateSpace,
     VectorAttr,
 )
+from tileas_py.dialects.ori.builders import build_instruction, build_register
 from tileas_py.dialects.ori.declarations import (
     PERFORMANCE_DIRECTIVES,
     UNSIZED,
@@ -68,7 +60,6 @@ from tileas_py.dialects.ori.function import (
     FuncOp,
     LabelOp,
     LocOp,
-    RegOp,
     register_name_hint,
 )
 from tileas_py.dialects.ori.instructions import (
@@ -94,6 +85,10 @@ _SPACES = {f".{s.value}": s for s in StateSpace}
 _LINKAGES = {f".{linkage.value}": linkage for linkage in Linkage}
 _DIRECTIVES = {f".{d}" for d in PERFORMANCE_DIRECTIVES}
 _TERMINATOR_ROOTS = frozenset({"bra", "ret", "exit"})
+_OCTAL = frozenset("01234567")
+MAX_REGISTERS = 1 << 16
+"""Registers one function may declare: `%r<N>` makes N ops, so N must be bounded (ptxas,
+which makes them lazily, takes up to 2**31 - 1)."""
 
 
 def read_ptx(text: str, name: str = "<stdin>", line_offset: int = 0) -> ModuleOp:
@@ -215,10 +210,21 @@ class PtxReader:
     def expect_integer(self) -> int:
         negative = self.lexer.take_punct("-")
         token = self.expect(Kind.NUMBER, "an integer")
-        if "." in token.text or "e" in token.text.lower().lstrip("0x"):
+        text = token.text
+        if not text.startswith(("0x", "0X")) and ("." in text or "e" in text.lower()):
             self.lexer.error("expected an integer", token)
-        value = integer_value(token.text)
+        value = self.integer(token)
         return -value if negative else value
+
+    def integer(self, token: Token) -> int:
+        """The value of an integer literal; PTX integer constants have 64 bits."""
+        text = token.text.removesuffix("U")
+        if text[:1] == "0" and text[1:2].isdigit() and not set(text) <= _OCTAL:
+            self.lexer.error(f"invalid octal integer '{token.text}'", token)
+        # Checked on the length first: int() refuses strings of over 4300 digits.
+        if len(text) > 66 or integer_value(text) >> 64:
+            self.lexer.error("integer constant does not fit in 64 bits", token)
+        return integer_value(text)
 
     def take_directive(self, directive: str) -> bool:
         current = self.lexer.current
@@ -396,7 +402,7 @@ class PtxReader:
             value = float(text)
             bits = struct.unpack("<Q", struct.pack("<d", -value if negative else value))
             return FloatImmAttr(64, bits[0])
-        value = integer_value(text)
+        value = self.integer(token)
         return _imm(-value if negative else value)
 
     # -- functions ------------------------------------------------------------------------
@@ -588,8 +594,17 @@ class PtxReader:
             location = self.location(name_token.start)
             name = name_token.text
             if lexer.take_punct("<"):
+                count_token = lexer.current
                 count = self.expect_integer()
                 lexer.expect_punct(">")
+                if count < 0:
+                    lexer.error("a register count cannot be negative", count_token)
+                if len(builder.declarations) + count > MAX_REGISTERS:
+                    lexer.error(
+                        f"more than {MAX_REGISTERS} registers in one function "
+                        "are not supported",
+                        count_token,
+                    )
                 members = [(name, i) for i in range(count)]
             else:
                 members = [(name, None)]
@@ -597,9 +612,9 @@ class PtxReader:
                 full = prefix if index is None else f"{prefix}{index}"
                 unique = builder.unique(full)
                 reg = (
-                    _register(ptx_type, prefix, index)
+                    build_register(ptx_type, prefix, index)
                     if unique == full
-                    else _register(ptx_type, unique, None)
+                    else build_register(ptx_type, unique)
                 )
                 reg.result.name_hint = register_name_hint(unique)
                 reg.location = location
@@ -677,7 +692,7 @@ class PtxReader:
             role = first_operand_role(opcode)
             if role != "use":
                 layout[0] = _with_role(layout[0], Role(role))
-        op = _instruction(op_class, opcode, layout, registers, guard, negated)
+        op = build_instruction(op_class, opcode, layout, registers, guard, negated)
         op.location = location
         builder.block_for_code().add_op(op)
 
@@ -788,62 +803,6 @@ class PtxReader:
         if name in self.symbols or name in self.params:
             return SymbolRefAttr(name)
         self.lexer.error(f"Unknown symbol '{name}'", token)
-
-
-def _instruction(  # noqa: PLR0917 (mirrors the op constructor)
-    op_class: type[InstructionOp],
-    opcode: str,
-    layout: list[Attribute],
-    registers: list[SSAValue],
-    guard: SSAValue | None,
-    negated: bool,
-) -> InstructionOp:
-    """`op_class(opcode, layout, registers, ...)`, built through `create` with shared
-    attributes: a third of the cost of the IRDL constructor, on the reader's hot path."""
-    properties: dict[str, Attribute] = {
-        "opcode": _string_attr(opcode),
-        "layout": ArrayAttr(layout),
-        "operandSegmentSizes": _segment_sizes(guard is not None, len(registers)),
-    }
-    if negated:
-        properties["guard_negated"] = _UNIT
-    operands = registers if guard is None else [guard, *registers]
-    return op_class.create(operands=operands, properties=properties)
-
-
-def _register(ptx_type: PtxType, name: str, index: int | None) -> RegOp:
-    """`RegOp(ptx_type, name, index)` through `create`, with shared attributes."""
-    properties: dict[str, Attribute] = {
-        "ptx_type": _ptx_type_attr(ptx_type),
-        "reg_name": _string_attr(name),
-    }
-    if index is not None:
-        properties["index"] = _index_attr(index)
-    return RegOp.create(result_types=[_REGISTER], properties=properties)
-
-
-_REGISTER = RegisterType()
-_UNIT = UnitAttr()
-
-
-@lru_cache(maxsize=1 << 16)
-def _ptx_type_attr(ptx_type: PtxType) -> PtxTypeAttr:
-    return PtxTypeAttr(ptx_type)
-
-
-@lru_cache(maxsize=1 << 16)
-def _index_attr(index: int) -> IntegerAttr[I64]:
-    return IntegerAttr(index, i64)
-
-
-@lru_cache(maxsize=1 << 16)
-def _string_attr(text: str) -> StringAttr:
-    return StringAttr(text)
-
-
-@lru_cache(maxsize=1 << 16)
-def _segment_sizes(guarded: bool, registers: int) -> DenseArrayBase[I32]:
-    return DenseArrayBase.from_list(i32, (int(guarded), registers))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -125,9 +125,13 @@ class TileasOptMain(xDSLOptMain):
         if not self.args.disable_verify:
             # Attributes such as `nvvm.kernel` belong to no op's verifier (MLIR checks them
             # through its dialect hooks, which xDSL lacks), so they are checked here.
+            from tileas_py.dialects.dominance import verify_dominance
             from tileas_py.dialects.nvvm.kernel import verify_nvvm_attributes
+            from tileas_py.dialects.xdsl_verifiers import verify_comparison_predicates
 
             verify_nvvm_attributes(prog)
+            verify_comparison_predicates(prog)
+            verify_dominance(prog)
         try:
             super().apply_passes(prog)
         except NotImplementedError as e:

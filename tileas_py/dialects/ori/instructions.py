@@ -346,9 +346,16 @@ class _WaitOp(InstructionOp, ABC):
 
     def verify_instruction(self) -> None:
         self._expect_operand_count(1)
-        if not isinstance(self.layout.data[0], ImmAttr):
+        count = self.layout.data[0]
+        if not isinstance(count, ImmAttr):
             raise VerifyException(
                 f"'{self.opcode.data}' takes an immediate group count"
+            )
+        if count.value.data < 0:
+            # ptxas's words; a negative count also broke the GMMA model's group ages.
+            raise VerifyException(
+                f"Argument 0 of instruction '{self.PTX_PREFIXES[0]}': unexpected value "
+                f"'{count.value.data}', expected to be non-negative integer"
             )
 
     @property

@@ -67,14 +67,14 @@ llvm.func @bad_icmp(%a: i32) -> i1 {
   %c = "llvm.icmp"(%a, %a) <{predicate = 42 : i64}> : (i32, i32) -> i1
   llvm.return %c : i1
 }
-// CHECK: invalid.mlir:67:3: error: convert-nvvm-to-ori: unknown integer comparison predicate 42
+// CHECK: invalid.mlir:67:3: error: 'llvm.icmp' op attribute 'predicate' failed to satisfy constraint: allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 // -----
 
 func.func @bad_cmpf(%a: f32) -> i1 {
   %c = "arith.cmpf"(%a, %a) <{predicate = 16 : i64, fastmath = #arith.fastmath<none>}> : (f32, f32) -> i1
   func.return %c : i1
 }
-// CHECK: invalid.mlir:74:3: error: convert-nvvm-to-ori: unknown float comparison predicate 16
+// CHECK: invalid.mlir:74:3: error: 'arith.cmpf' op attribute 'predicate' failed to satisfy constraint: allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 // -----
 
 llvm.func @int_result(%a: i32) -> i32 {

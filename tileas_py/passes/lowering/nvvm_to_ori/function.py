@@ -31,6 +31,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects.ori.attributes import ImmAttr
+from tileas_py.dialects.ori.builders import build_instruction, build_register
 from tileas_py.dialects.ori.function import FallthroughOp, FuncOp, RegOp
 from tileas_py.dialects.ori.instructions import (
     BraOp,
@@ -99,7 +100,7 @@ class RegisterBank:
 
     def fresh(self, registers: RegisterFile) -> RegOp:
         declared = self.by_file.setdefault(registers, [])
-        reg = RegOp(registers.ptx_type, registers.prefix, len(declared))
+        reg = build_register(registers.ptx_type, registers.prefix, len(declared))
         declared.append(reg)
         return reg
 
@@ -228,12 +229,9 @@ class FunctionLowering:
         layout, registers = build_layout(operands)
         op_class = instruction_class(opcode)
         assert not issubclass(op_class, TerminatorInstructionOp)
-        inst = op_class(
-            opcode,
-            layout,
-            registers,
-            guard=None if guard is None else guard.result,
-            guard_negated=negated,
+        guard_value = None if guard is None else guard.result
+        inst = build_instruction(
+            op_class, opcode, layout, registers, guard_value, negated
         )
         self._locate(inst)
         self.block.add_op(inst)
