@@ -5,12 +5,12 @@
 // arms it with the expected byte count and issues the TMA loads of the A and B tiles,
 // which complete on it; the warpgroup waits for phase 0, then runs the four-op WGMMA
 // sequence: fence, two mma_async threading the accumulator (the first zeroes it), commit,
-// and a wait that drains the group before the accumulator is returned.
+// and a wait that drains the group before the accumulator is stored.
 //
 // Run: tileas-opt examples/nvvm_wgmma_sm90a.mlir
 
 builtin.module attributes {nvvm.target = #nvvm.target<chip = "sm_90a", features = "+ptx80">} {
-  llvm.func @gemm_tile(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %smem_a: !llvm.ptr<3>, %smem_b: !llvm.ptr<3>, %bar: !llvm.ptr<3>, %desc_a: i64, %desc_b: i64, %acc_in: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)> attributes {nvvm.kernel, nvvm.maxnreg = 168 : i32, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  llvm.func @gemm_tile(%tmap_a: !llvm.ptr, %tmap_b: !llvm.ptr, %smem_a: !llvm.ptr<3>, %smem_b: !llvm.ptr<3>, %bar: !llvm.ptr<3>, %desc_a: i64, %desc_b: i64, %acc_in: !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>, %out: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.maxnreg = 168 : i32, nvvm.reqntid = array<i32: 128, 1, 1>} {
     %tid = nvvm.read.ptx.sreg.tid.x range <i32, 0, 128> : i32
     %bid = nvvm.read.ptx.sreg.ctaid.x : i32
     %zero = llvm.mlir.constant(0 : i32) : i32
@@ -33,6 +33,7 @@ builtin.module attributes {nvvm.target = #nvvm.target<chip = "sm_90a", features 
     %acc1 = nvvm.wgmma.mma_async %desc_a1, %desc_b1, %acc0, #nvvm.shape<m = 64, n = 32, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <col>] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
     nvvm.wgmma.commit.group.sync.aligned
     nvvm.wgmma.wait.group.sync.aligned 0
-    llvm.return %acc1 : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+    llvm.store %acc1, %out : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>, !llvm.ptr<1>
+    llvm.return
   }
 }

@@ -13,7 +13,9 @@
 - Shared memory: every op that needs shared memory (`SHARED` of each pattern module: here
   `nv_tileas.alloc_tensor` of a `#nv_tileas.shared` tile) gets a slice of one
   kernel-wide buffer, `llvm.mlir.global internal @<kernel>_smem` in address space 3
-  (`.shared .align 1024 .b8 k_smem[N]` in PTX), at offsets in program order, aligned to
+  (`.shared .align 1024 .b8 k_smem[N]` in PTX; above 48 KiB, CUDA's limit for static
+  shared memory, dynamic shared memory `.extern .shared .align 1024 .b8 k_smem[]` whose
+  size the global records as `nv_tileas.dynamic_shared_bytes`), at offsets in program order, aligned to
   1024 bytes for swizzled tiles (a swizzle pattern repeats every 1024 bytes, and the
   WGMMA descriptors assume a pattern-aligned base) and 128 otherwise. The offset is
   recorded on the op as `nv_tileas.smem_offset` before the patterns run.
@@ -118,15 +120,28 @@ def plan_shared_memory(
     return end
 
 
+STATIC_SHARED_LIMIT = 48 * 1024
+"""The most shared memory a kernel may declare statically (CUDA C++ Programming Guide,
+"Shared Memory": larger allocations must be dynamic, set at launch)."""
+
+DYNAMIC_SHARED_BYTES = "nv_tileas.dynamic_shared_bytes"
+"""On a dynamic shared buffer: the bytes the launch must provide."""
+
+
 def declare_shared_buffer(function: Operation, size: int) -> None:
-    """`llvm.mlir.global internal @<kernel>_smem` of `size` bytes, before `function`."""
+    """`llvm.mlir.global internal @<kernel>_smem` of `size` bytes, before `function`;
+    above the static limit, an external zero-length array (dynamic shared memory:
+    `.extern .shared .align 1024 .b8 k_smem[]`) that records `size` for the launch."""
+    dynamic = size > STATIC_SHARED_LIMIT
     buffer = llvm.GlobalOp(
-        llvm.LLVMArrayType(size, i8),
+        llvm.LLVMArrayType(0 if dynamic else size, i8),
         shared_buffer_name(function),
-        "internal",
+        "external" if dynamic else "internal",
         addr_space=3,
         alignment=SWIZZLED_ALIGNMENT,
     )
+    if dynamic:
+        buffer.attributes[DYNAMIC_SHARED_BYTES] = IntegerAttr(size, i64)
     block = function.parent_block()
     assert block is not None
     block.insert_op_before(buffer, function)
