@@ -26,13 +26,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from ptx_roundtrip import children_cpu, generate
+from ptx_roundtrip import generate, time_ptxas
 from xdsl.context import Context
 
 from tileas_py.diagnostics import collect_diagnostics
 from tileas_py.pipelines import PtxasGmmaPipeline
 from tileas_py.ptx.reader import read_ptx
-from tileas_py.ptx.toolchain import find_tool
 
 IN_FLIGHT_CHUNK = """\t// chunk {i}
 \tadd.s32 %r{x}, %r1, {i};
@@ -104,21 +103,6 @@ def run_pipeline(text: str) -> tuple[float, float, int]:
     with collect_diagnostics() as diagnostics:
         PtxasGmmaPipeline().apply(Context(), module)
     return read, time.process_time() - start, len(diagnostics)
-
-
-def time_ptxas(path: Path) -> float:
-    import subprocess
-
-    ptxas = find_tool("ptxas")
-    if ptxas is None:
-        raise SystemExit("ptxas not found: pip install nvidia-cuda-nvcc==13.5.37")
-    start = children_cpu()
-    subprocess.run(
-        [str(ptxas), "-arch=sm_90a", str(path), "-o", str(path.with_suffix(".cubin"))],
-        check=True,
-        capture_output=True,
-    )
-    return children_cpu() - start
 
 
 def count_instructions(text: str) -> int:

@@ -20,13 +20,12 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
-import resource
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from ptx_roundtrip import time_ptxas
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
@@ -35,7 +34,6 @@ from tileas_py.pipelines import PtxasPipelinePass
 from tileas_py.ptx.performance import paused_gc
 from tileas_py.ptx.reader import read_ptx
 from tileas_py.ptx.sass_listing import sync_sass
-from tileas_py.ptx.toolchain import find_tool
 
 CHUNK = """\t// chunk {i}
 \tst.shared.u32 [%r3+{off}], %r{x};
@@ -118,24 +116,6 @@ def run_phases(
     sync_sass(module)
     times.append(("-t sass-sync", time.process_time() - start))
     return times
-
-
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def time_ptxas(path: Path) -> float:
-    ptxas = find_tool("ptxas")
-    if ptxas is None:
-        raise SystemExit("ptxas not found: pip install nvidia-cuda-nvcc==13.5.37")
-    start = children_cpu()
-    subprocess.run(
-        [str(ptxas), "-arch=sm_90a", str(path), "-o", str(path.with_suffix(".cubin"))],
-        check=True,
-        capture_output=True,
-    )
-    return children_cpu() - start
 
 
 def main() -> None:
