@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 from xdsl.context import Context
-from xdsl.dialects import builtin
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
@@ -125,7 +124,7 @@ class PtxasGmmaPipeline(ModulePass):
             ),
         )
 
-    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
         for pass_ in self.passes():
             pass_.apply(ctx, op)
 
@@ -215,7 +214,7 @@ class PtxasPipelinePass(ModulePass):
             FixupTexDepbarPass(opt_level=level),
         )
 
-    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
         # The phases add ops steadily; a cyclic collection would re-walk the whole IR.
         with paused_gc():
             for phase in self.passes():
@@ -236,7 +235,7 @@ class TileasWgmmaToPtxPipeline(ModulePass):
 
         return (ConvertTileasToNvvmPass(), ConvertNvvmToOriPass())
 
-    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
         for stage in self.passes():
             stage.apply(ctx, op)
             op.verify()
@@ -270,7 +269,7 @@ unsupported" on sm_90a (docs/fidelity.md)."""
 
 LOWERING_STAGES = ("convert-tileas-to-nvvm", "convert-nvvm-to-ori")
 PTXAS_STAGES = ("ptxas-pipeline",)
-"""ptxas's ori phases in ptxas's order; skipped while `ptxas-pipeline` is not registered."""
+"""ptxas's ori phases in ptxas's order."""
 
 
 @dataclass(frozen=True)
@@ -296,8 +295,6 @@ class TileasToPtxPipeline(ModulePass):
 
     def stage_names(self, op: ModuleOp) -> tuple[str, ...]:
         """The passes this run applies to `op`, in order."""
-        from tileas_py.passes import PASSES
-
         persistent = any(DYNAMIC_PERSISTENT in inner.attributes for inner in op.walk())
         spec = op.attributes.get(TARGET_SPEC)
         knobs = isinstance(spec, TargetSpecAttr) and spec.sm.data >= OCG_KNOB_SM
@@ -310,8 +307,7 @@ class TileasToPtxPipeline(ModulePass):
             return tileas
         if self.stop_after == "nvvm":
             return (*tileas, LOWERING_STAGES[0])
-        ptxas = tuple(name for name in PTXAS_STAGES if name in PASSES)
-        return (*tileas, *LOWERING_STAGES, *ptxas)
+        return (*tileas, *LOWERING_STAGES, *PTXAS_STAGES)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from tileas_py.passes import get_all_passes
