@@ -583,9 +583,51 @@ class MakeMmaAtomOp(IRDLOperation):
         super().__init__(result_types=[atom])
 
 
-def _tile_shape(t: Attribute) -> tuple[int, ...]:
-    assert isinstance(t, TensorType)
-    return tuple(t.get_shape())
+def verify_gemm_operands(
+    atom: SM90MmaAtomType | UniversalFmaAtomType,
+    a: Attribute,
+    b: Attribute,
+    c: Attribute,
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Check that A is M x K, B is K x N and C is M x N, with the atom's element types;
+    the shapes of A and B. Shared by every op that applies an atom to a tile."""
+    tiles = (a, b, c)
+    shapes: list[tuple[int, ...]] = []
+    for t in tiles:
+        assert isinstance(t, TensorType)
+        shapes.append(tuple(t.get_shape()))
+    if any(len(s) != 2 for s in shapes) or not (
+        shapes[0][1] == shapes[1][0]
+        and shapes[0][0] == shapes[2][0]
+        and shapes[1][1] == shapes[2][1]
+    ):
+        raise VerifyException(
+            "expected A: MxK, B: KxN and C: MxN, got "
+            + ", ".join(str(list(s)) for s in shapes)
+        )
+    for operand, t, expected in zip(
+        "ABC", tiles, (atom.a_type, atom.b_type, atom.acc_type), strict=True
+    ):
+        assert isinstance(t, TensorType)
+        if t.get_element_type() != expected:
+            raise VerifyException(
+                f"{operand} has element type {t.get_element_type()} but the atom "
+                f"expects {expected}"
+            )
+    return shapes[0], shapes[1]
+
+
+def verify_wgmma_tiling(
+    atom: SM90MmaAtomType, a_shape: tuple[int, ...], b_shape: tuple[int, ...]
+) -> None:
+    """Check that the atom's M x N x K instruction tiles the M x K by K x N product."""
+    (m, k), n = a_shape, b_shape[1]
+    for dim, size, atom_size in (("M", m, atom.m), ("N", n, atom.n), ("K", k, atom.k)):
+        if size % atom_size.data:
+            raise VerifyException(
+                f"tile {dim} = {size} is not a multiple of the atom's "
+                f"{dim} = {atom_size.data}"
+            )
 
 
 @irdl_op_definition
@@ -648,38 +690,10 @@ class AtomGemmOp(IRDLOperation):
     def verify_(self) -> None:
         atom = self.atom.type
         assert isinstance(atom, SM90MmaAtomType)
-        shapes = [_tile_shape(v.type) for v in (self.a, self.b, self.c)]
-        if any(len(s) != 2 for s in shapes) or not (
-            shapes[0][1] == shapes[1][0]
-            and shapes[0][0] == shapes[2][0]
-            and shapes[1][1] == shapes[2][1]
-        ):
-            raise VerifyException(
-                "expected A: MxK, B: KxN and C: MxN, got "
-                + ", ".join(str(list(s)) for s in shapes)
-            )
-        for operand, value, expected in (
-            ("A", self.a, atom.a_type),
-            ("B", self.b, atom.b_type),
-            ("C", self.c, atom.acc_type),
-        ):
-            assert isinstance(value.type, TensorType)
-            if value.type.get_element_type() != expected:
-                raise VerifyException(
-                    f"{operand} has element type {value.type.get_element_type()} but "
-                    f"the atom expects {expected}"
-                )
-        (m, k), n = shapes[0], shapes[1][1]
-        for dim, size, atom_size in (
-            ("M", m, atom.m),
-            ("N", n, atom.n),
-            ("K", k, atom.k),
-        ):
-            if size % atom_size.data:
-                raise VerifyException(
-                    f"tile {dim} = {size} is not a multiple of the atom's "
-                    f"{dim} = {atom_size.data}"
-                )
+        a_shape, b_shape = verify_gemm_operands(
+            atom, self.a.type, self.b.type, self.c.type
+        )
+        verify_wgmma_tiling(atom, a_shape, b_shape)
         if self.wait_group is not None and self.wait_group.value.data < 0:
             raise VerifyException("wait_group must be non-negative")
 

@@ -54,6 +54,8 @@ from tileas_py.dialects.cute_nvgpu import (
     MmaAtomConstraint,
     SM90MmaAtomType,
     UniversalFmaAtomType,
+    verify_gemm_operands,
+    verify_wgmma_tiling,
 )
 from tileas_py.dialects.nv_tileaa import KERNEL_SPEC, verify_entry_block_matches
 from tileas_py.dialects.nv_tileas.attrs import (
@@ -532,37 +534,18 @@ class DotOp(IRDLOperation):
         return (m // self.atom.m.data, n // self.atom.n.data, k // self.atom.k.data)
 
     def verify_(self) -> None:
-        a, b, c = self.a.type, self.b.type, self.c.type
-        shapes = (shape_of(a), shape_of(b), shape_of(c))
-        if any(len(s) != 2 for s in shapes) or not (
-            shapes[0][1] == shapes[1][0]
-            and shapes[0][0] == shapes[2][0]
-            and shapes[1][1] == shapes[2][1]
-        ):
-            raise VerifyException(
-                "expected A: MxK, B: KxN and C: MxN, got "
-                + ", ".join(str(list(s)) for s in shapes)
-            )
         atom = self.atom
         assert isinstance(atom, SM90MmaAtomType | UniversalFmaAtomType)
-        for operand, t, expected in (
-            ("A", a, atom.a_type),
-            ("B", b, atom.b_type),
-            ("C", c, atom.acc_type),
-        ):
-            assert isinstance(t, TensorType)
-            if t.get_element_type() != expected:
-                raise VerifyException(
-                    f"{operand} has element type {t.get_element_type()} but the atom "
-                    f"expects {expected}"
-                )
+        a_shape, b_shape = verify_gemm_operands(
+            atom, self.a.type, self.b.type, self.c.type
+        )
         if self.wait_group.value.data < 0:
             raise VerifyException("wait_group must be non-negative")
         if isinstance(atom, UniversalFmaAtomType):
             if self.wait_group.value.data:
                 raise VerifyException("wait_group applies only to sm90 wgmma atoms")
             return
-        self._verify_wgmma(atom, shapes[0], shapes[1])
+        self._verify_wgmma(atom, a_shape, b_shape)
 
     def _verify_wgmma(
         self,
@@ -570,17 +553,7 @@ class DotOp(IRDLOperation):
         a_shape: tuple[int, ...],
         b_shape: tuple[int, ...],
     ) -> None:
-        (m, k), n = a_shape, b_shape[1]
-        for dim, size, atom_size in (
-            ("M", m, atom.m),
-            ("N", n, atom.n),
-            ("K", k, atom.k),
-        ):
-            if size % atom_size.data:
-                raise VerifyException(
-                    f"tile {dim} = {size} is not a multiple of the atom's "
-                    f"{dim} = {atom_size.data}"
-                )
+        verify_wgmma_tiling(atom, a_shape, b_shape)
         a_in_smem = is_shared(self.a.type)
         if atom.frag_kind.data == FragKind.SS and not a_in_smem:
             raise VerifyException(
