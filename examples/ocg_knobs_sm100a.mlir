@@ -6,11 +6,15 @@
 //
 // For an sm 100 target with an MMA-family op, tileas-insert-OCG-knobs puts the global
 // knob `SchedResBusyXU64=1` at the kernel's entry and `next knob FenceCode` before every
-// async fence / arrive and barrier op (here: the producer commits). The flow stops at the
-// tile level:
-// convert-tileas-to-nvvm lowers WGMMA dots, not FMA ones.
+// async fence / arrive and barrier op (here: the producer commits); the knobs reach the
+// PTX as `.pragma` lines (ptxas 13.5 answers them "unsupported", a warning).
 //
-// Run: tileas-opt examples/ocg_knobs_sm100a.mlir -p 'tileas-to-ptx{stop-after=tileas}'
+// convert-tileas-to-nvvm keeps the tiles in #nv_tileas.blocked registers (8 f32 per
+// thread): each consume_one reads its slot with ld.shared, the FMA dot exchanges A and B
+// through shared scratch and runs 256 fma.rn.f32 per thread and K step, and the result
+// is staged in shared memory and stored by TMA. ptxas -arch=sm_100a assembles the PTX.
+//
+// Run: tileas-opt examples/ocg_knobs_sm100a.mlir -p tileas-to-ptx -t ptx
 
 #s = #nv_tileas.shared<swizzle = 0, order = [1, 0]>
 #blk = #nv_tileas.blocked<size_per_thread = [1, 8], threads_per_warp = [8, 4], warps_per_cta = [4, 1], order = [1, 0]>

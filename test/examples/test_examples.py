@@ -4,7 +4,9 @@
 `ptxas -arch=sm_90a`: no error, no warning, no GMMA diagnostic (nothing serialized, no
 wait injected), and HGMMAs in the SASS: for the GEMMs one per `wgmma.mma_async` of the
 PTX, 2 consumers x 4 m64n128k16 per 64-deep K step (the loop is not unrolled); for the
-NVVM example one per `nvvm.wgmma.mma_async`. The sm_100 example runs its one command to the tile level, where the OCG knobs are.
+NVVM example one per `nvvm.wgmma.mma_async`. The sm_100 example runs the same command;
+its knobs are in the PTX, and `ptxas -arch=sm_100a` assembles it with one FFMA per
+`fma.rn.f32` and no message but the knobs' "unsupported" warnings.
 """
 
 from pathlib import Path
@@ -49,15 +51,30 @@ def test_hopper_example_assembles_cleanly(example: Path, tmp_path: Path) -> None
         assert len(hgmma) == example.read_text().count("nvvm.wgmma.mma_async")
 
 
-def test_sm100_example_reaches_the_tile_level_with_its_knobs(tmp_path: Path) -> None:
+def test_sm100_example_assembles_with_its_knobs(tmp_path: Path) -> None:
     example = EXAMPLES / "ocg_knobs_sm100a.mlir"
-    out = tmp_path / "out.mlir"
-    args = [str(example), "-p", "tileas-to-ptx{stop-after=tileas}", "-o", str(out)]
+    tiles = tmp_path / "tiles.mlir"
+    args = [str(example), "-p", "tileas-to-ptx{stop-after=tileas}", "-o", str(tiles)]
     assert run_tool(args) == 0
-    text = out.read_text()
+    text = tiles.read_text()
     assert text.count("global knob SchedResBusyXU64=1") == 1
     assert text.count("next knob FenceCode") == 2
     assert "nv_tileas.async.pipeline.agent_switch" in text
+    ptx = tmp_path / "ocg_knobs_sm100a.ptx"
+    args = [str(example), "-p", "tileas-to-ptx", "-t", "ptx", "-o", str(ptx)]
+    assert run_tool(args) == 0
+    code = ptx.read_text()
+    assert ".target sm_100a" in code
+    assert code.count('.pragma "global knob SchedResBusyXU64=1";') == 1
+    assert code.count('.pragma "next knob FenceCode";') == 2
+    # 32 x 32 x 32 per K step over 128 threads: 8 elements x 32 FMAs each.
+    assert code.count("fma.rn.f32") == 256
+    result = run_ptxas(ptx, arch="sm_100a")
+    assert result.ok, "\n".join(result.messages)
+    unexpected = [m for m in result.messages if "unsupported" not in m]
+    assert not [m for m in unexpected if "warning" in m or "error" in m]
+    sass = disassemble(ptx.with_suffix(".cubin"))
+    assert sum(line.startswith("FFMA") for line in sass) == 256
 
 
 def lowered(example: str, tmp_path: Path, *args: str) -> str:

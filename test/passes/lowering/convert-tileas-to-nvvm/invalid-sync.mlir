@@ -86,12 +86,11 @@ nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec
 
 // -----
 
-// A TMA store of a register tile.
-#b = #nv_tileas.blocked<size_per_thread = [1, 8], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0]>
+// A store of a tile that has no layout.
 nv_tileas.kernel @k(%v: !nv_tileas.tiled_view<64x64xf16>) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
-  %t = arith.constant dense<0.0> : tensor<64x64xf16, #b>
+  %t = arith.constant dense<0.0> : tensor<64x64xf16>
   %c0 = arith.constant 0 : index
-  nv_tileas.tiled_store %t, %v[%c0, %c0] : tensor<64x64xf16, #b> -> !nv_tileas.tiled_view<64x64xf16>
+  nv_tileas.tiled_store %t, %v[%c0, %c0] : tensor<64x64xf16> -> !nv_tileas.tiled_view<64x64xf16>
   nv_tileas.return
 }
-// CHECK: invalid-sync.mlir:94:3: error: tiled_store stores shared tiles only (by TMA); copy a register tile into a #nv_tileas.shared buffer first
+// CHECK: invalid-sync.mlir:93:3: error: tiled_store stores shared tiles (by TMA) and #nv_tileas.blocked register tiles; copy an accumulator into a #nv_tileas.shared buffer first

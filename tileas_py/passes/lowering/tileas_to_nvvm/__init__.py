@@ -20,6 +20,8 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import SharedRequest
 MODULES = (
     "kernel",
     "dot",
+    "blocked",
+    "fma",
     "store",
     "epilogue",
     "agents",

@@ -15,6 +15,7 @@ is lowered, so patterns never depend on the order in which they run.
 | `!nv_tileas.mbarrier` | `!llvm.ptr<3>`: the address of the 8-byte barrier |
 | `tensor<MxN, #nv_tileas.mma<...>>` (accumulator) | `fragment_type(t)`: the warpgroup's WGMMA D fragments |
 | register-resident A of a `frag_kind = rs` atom | `a_fragment_type(t, k)`: the WGMMA A fragments |
+| `tensor<..., #nv_tileas.blocked<...>>` (a register tile) | `BlockedTile(t).llvm_type`: the thread's elements |
 | `index`, `iN`, `fN` | unchanged |
 
 **Accumulator fragments.** One warpgroup (128 threads, `warps_per_cta = [4, 1]`) holds the
@@ -31,12 +32,28 @@ Value j of tile (m, n) (for f16: half j % 2 of register j // 2) is the element a
 with (dr, dc) = `hw.wgmma_layout.accumulator_offsets(n_instr)[j]`
 (`accumulator_element` computes it).
 
+**Blocked register tiles.** A `#nv_tileas.blocked` layout gives each thread
+`size_per_thread` contiguous elements, arranges a warp's lanes `threads_per_warp` and the
+agent's warps `warps_per_cta`, lanes and warps numbered along `order` (fastest dimension
+first), as in Triton's blocked layout. Together they cover a *CTA tile* of
+`size_per_thread * threads_per_warp * warps_per_cta` elements per dimension, which the
+tile repeats a whole number of times. A thread's elements are a flat struct, its
+repetitions outermost and its `size_per_thread` block inside, each enumerated along
+`order`; element `e` lies at
+
+    coordinate[d] = origin[d] + BlockedTile.offsets[e][d],
+    origin[d] = (warp[d] * threads_per_warp[d] + lane[d]) * size_per_thread[d]
+
+(`warp[d]`, `lane[d]`: the thread's warp in its agent and its lane, delinearized along
+`order`), so each element sits at a constant offset from the thread's origin.
+
 **Register A.** Per (m-tile, k-tile), m-tile-major, four `i32` registers packing
 32 / element-bits elements each (`hw.wgmma_layout.a_fragment_offsets`).
 """
 
 from __future__ import annotations
 
+import math
 from typing import cast
 
 from xdsl.dialects import llvm
@@ -56,6 +73,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from tileas_py.dialects.nv_tileas.attrs import (
+    BlockedEncodingAttr,
     MBarrierType,
     MmaEncodingAttr,
     SharedEncodingAttr,
@@ -134,6 +152,67 @@ def a_fragment_type(t: TensorType[Attribute], k_instr: int) -> llvm.LLVMStructTy
     return llvm.LLVMStructType.from_type_list([tile] * count)
 
 
+def _along(counts: tuple[int, ...], order: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every index of a `counts` box, dimension `order[0]` fastest."""
+    indices: list[tuple[int, ...]] = []
+    for number in range(math.prod(counts)):
+        index = [0] * len(counts)
+        rest = number
+        for d in order:
+            rest, index[d] = divmod(rest, counts[d])
+        indices.append(tuple(index))
+    return indices
+
+
+class BlockedTile:
+    """A `#nv_tileas.blocked` register tile as each thread holds it (the module
+    docstring's convention)."""
+
+    def __init__(self, t: TensorType[Attribute]) -> None:
+        encoding = t.encoding
+        assert isinstance(encoding, BlockedEncodingAttr)
+        self.shape = tuple(t.get_shape())
+        self.element: Attribute = t.get_element_type()
+        self.size_per_thread = ints(encoding.size_per_thread)
+        self.threads_per_warp = ints(encoding.threads_per_warp)
+        self.warps_per_cta = ints(encoding.warps_per_cta)
+        self.order = ints(encoding.order)
+        self.cta_tile = tuple(
+            s * t * w
+            for s, t, w in zip(
+                self.size_per_thread,
+                self.threads_per_warp,
+                self.warps_per_cta,
+                strict=True,
+            )
+        )
+
+    @property
+    def warps(self) -> int:
+        return math.prod(self.warps_per_cta)
+
+    def covers(self) -> bool:
+        """Whether the tile is a whole number of CTA tiles (no element held twice)."""
+        return len(self.shape) == len(self.cta_tile) and all(
+            size % tile == 0
+            for size, tile in zip(self.shape, self.cta_tile, strict=True)
+        )
+
+    @property
+    def offsets(self) -> list[tuple[int, ...]]:
+        """Each held element's coordinates relative to the thread's origin."""
+        repeats = tuple(s // t for s, t in zip(self.shape, self.cta_tile, strict=True))
+        return [
+            tuple(r * t + e for r, t, e in zip(rep, self.cta_tile, inner, strict=True))
+            for rep in _along(repeats, self.order)
+            for inner in _along(self.size_per_thread, self.order)
+        ]
+
+    @property
+    def llvm_type(self) -> llvm.LLVMStructType:
+        return llvm.LLVMStructType.from_type_list([self.element] * len(self.offsets))
+
+
 def convert_type(t: Attribute) -> Attribute | None:
     """The LLVM type of a tile-level type that has one by itself, or None.
 
@@ -149,6 +228,9 @@ def convert_type(t: Attribute) -> Attribute | None:
             return SHARED_PTR
         if isinstance(encoding, MmaEncodingAttr):
             return fragment_type(cast(TensorType[Attribute], t))
+        if isinstance(encoding, BlockedEncodingAttr):
+            tile = BlockedTile(cast(TensorType[Attribute], t))
+            return tile.llvm_type if tile.covers() else None
         return None
     if (
         isinstance(t, IntegerType | AnyFloat)

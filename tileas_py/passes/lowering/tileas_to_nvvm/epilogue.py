@@ -53,6 +53,7 @@ from xdsl.pattern_rewriter import (
 
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects.nv_tileas.attrs import (
+    BlockedEncodingAttr,
     MmaEncodingAttr,
     SharedEncodingAttr,
     ints,
@@ -163,6 +164,42 @@ class LowerAccumulatorToShared(RewritePattern):
         rewriter.replace(op, [], [op.dest])
 
 
+def tma_store(
+    rewriter: PatternRewriter,
+    op: TiledStoreOp,
+    source: SSAValue,
+    order: tuple[int, ...],
+) -> None:
+    """Store the shared tile at `source` (dimensions fastest first along `order`) to
+    `op`'s view by TMA: fence, agent barrier, the leader's store, commit and wait for
+    the read, barrier. Inserts before `op`, which it does not erase."""
+    descriptor = to_llvm(rewriter, op.view, op, GENERIC_PTR)
+    coords = coordinates(rewriter, tuple(op.indices), order)
+    rewriter.insert(
+        nvvm_sync.FenceProxyOp(
+            ProxyKindAttr(ProxyKind.ASYNC_SHARED), SharedSpaceAttr(SharedSpace.CTA)
+        )
+    )
+    agent_barrier(rewriter, op)
+    leader = agent_leader(rewriter, op)
+    block = Block()
+    block.add_ops(
+        [
+            nvvm_tma.CpAsyncBulkTensorSharedCTAToGlobalOp(descriptor, source, coords),
+            llvm.InlineAsmOp(
+                "cp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group.read 0;",
+                "",
+                [],
+                has_side_effects=True,
+            ),
+            scf.YieldOp(),
+        ]
+    )
+    rewriter.insert(scf.IfOp(leader, [], Region(block), Region()))
+    # The buffer may be written again (a persistent loop) only once it has been read.
+    agent_barrier(rewriter, op)
+
+
 class LowerTmaStore(RewritePattern):
     """`tiled_store` of a shared tile: a TMA store by the agent's leader."""
 
@@ -171,40 +208,17 @@ class LowerTmaStore(RewritePattern):
         t = op.value.type
         assert isinstance(t, TensorType)
         encoding = t.encoding
+        if isinstance(encoding, BlockedEncodingAttr):
+            return  # staged through shared memory by `blocked.py`
         if not isinstance(encoding, SharedEncodingAttr):
             emit_error(
                 op,
-                "tiled_store stores shared tiles only (by TMA); copy a register tile "
-                "into a #nv_tileas.shared buffer first",
+                "tiled_store stores shared tiles (by TMA) and #nv_tileas.blocked "
+                "register tiles; copy an accumulator into a #nv_tileas.shared buffer "
+                "first",
             )
         source = to_llvm(rewriter, op.value, op, SHARED_PTR)
-        descriptor = to_llvm(rewriter, op.view, op, GENERIC_PTR)
-        coords = coordinates(rewriter, tuple(op.indices), ints(encoding.order))
-        rewriter.insert(
-            nvvm_sync.FenceProxyOp(
-                ProxyKindAttr(ProxyKind.ASYNC_SHARED), SharedSpaceAttr(SharedSpace.CTA)
-            )
-        )
-        agent_barrier(rewriter, op)
-        leader = agent_leader(rewriter, op)
-        block = Block()
-        block.add_ops(
-            [
-                nvvm_tma.CpAsyncBulkTensorSharedCTAToGlobalOp(
-                    descriptor, source, coords
-                ),
-                llvm.InlineAsmOp(
-                    "cp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group.read 0;",
-                    "",
-                    [],
-                    has_side_effects=True,
-                ),
-                scf.YieldOp(),
-            ]
-        )
-        rewriter.insert(scf.IfOp(leader, [], Region(block), Region()))
-        # The buffer may be written again (a persistent loop) only once it has been read.
-        agent_barrier(rewriter, op)
+        tma_store(rewriter, op, source, ints(encoding.order))
         rewriter.erase(op)
 
 

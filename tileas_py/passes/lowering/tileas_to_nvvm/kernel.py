@@ -329,6 +329,27 @@ class LowerReturn(RewritePattern):
         rewriter.replace(op, new, [])
 
 
+def shared_slice(rewriter: PatternRewriter, op: Operation) -> SSAValue | None:
+    """The address of the slice of the kernel's shared buffer that planning gave `op`
+    (None before planning, or when `op` needs none)."""
+    offset = op.attributes.get(SMEM_OFFSET)
+    if not isinstance(offset, IntegerAttr):
+        return None
+    function = op.parent_op()
+    while function is not None and not isinstance(
+        function, llvm.FuncOp | func.FuncOp | tile_ops.KernelOp | nv_tileaa.FuncOp
+    ):
+        function = function.parent_op()
+    assert function is not None
+    base = rewriter.insert(
+        llvm.AddressOfOp(shared_buffer_name(function), SHARED_PTR)
+    ).result
+    address = llvm.GEPOp(
+        base, [offset.value.data], pointee_type=i8, result_type=SHARED_PTR
+    )
+    return rewriter.insert(address).result
+
+
 class LowerAllocTensor(RewritePattern):
     """A shared `nv_tileas.alloc_tensor` to its slice of the kernel's shared buffer."""
 
@@ -336,27 +357,13 @@ class LowerAllocTensor(RewritePattern):
     def match_and_rewrite(
         self, op: tile_ops.AllocTensorOp, rewriter: PatternRewriter
     ) -> None:
-        offset = op.attributes.get(SMEM_OFFSET)
-        if not isinstance(offset, IntegerAttr):
+        if SMEM_OFFSET not in op.attributes:
             return
-        function = op.parent_op()
-        while function is not None and not isinstance(
-            function, llvm.FuncOp | func.FuncOp | tile_ops.KernelOp | nv_tileaa.FuncOp
-        ):
-            function = function.parent_op()
-        assert function is not None
-        base = llvm.AddressOfOp(shared_buffer_name(function), SHARED_PTR)
-        address = llvm.GEPOp(
-            base,
-            [offset.value.data],
-            pointee_type=i8,
-            result_type=SHARED_PTR,
-        )
-        rewriter.insert(base)
-        rewriter.insert(address)
+        address = shared_slice(rewriter, op)
+        assert address is not None
         t = op.result.type
         assert isinstance(t, TensorType)
-        rewriter.replace(op, [], [from_llvm(rewriter, address.result, op, t)])
+        rewriter.replace(op, [], [from_llvm(rewriter, address, op, t)])
 
 
 _CTAID = {

@@ -57,7 +57,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
 )
 
 
-def _plain_pointer(view: SSAValue) -> SSAValue | None:
+def plain_pointer(view: SSAValue) -> SSAValue | None:
     owner = view.owner
     if (
         isinstance(owner, UnrealizedConversionCastOp)
@@ -79,7 +79,7 @@ class LowerAccumulatorStore(RewritePattern):
         if not isinstance(t, TensorType) or not isinstance(t.encoding, MmaEncodingAttr):
             return
         t = cast(TensorType[Attribute], t)
-        pointer = _plain_pointer(op.view)
+        pointer = plain_pointer(op.view)
         if pointer is None:
             emit_error(
                 op,
