@@ -2,6 +2,9 @@
 
     .venv/bin/python test/fuzz/campaign.py --cases 40000 --jobs 16 --out fuzz-out
 
+`--seeds TEXT` and `--pipelines TEXT` (each repeatable) narrow the campaign to the seed
+files and pipelines whose names contain one of the texts, to aim it at new code.
+
 prints a table of cases per corpus and pipeline and, for each distinct failure (its
 signature: the exception and innermost frames, or the hang), writes the input, a reduced
 input and the traceback under `--out`; exit status 1 when anything failed.
@@ -28,6 +31,7 @@ from fuzzer import (
     Seed,
     fuzz,
     load_corpus,
+    pipelines,
     reduce,
     run_case,
     signature,
@@ -48,11 +52,13 @@ class Finding:
 
 
 _SEEDS: list[Seed] = []
+_PIPES: list[Pipeline] = []
 _SEEN: set[str] = set()
 
 
-def _init_worker(seeds: list[Seed], memory: int) -> None:
+def _init_worker(seeds: list[Seed], pipes: list[Pipeline], memory: int) -> None:
     _SEEDS[:] = seeds
+    _PIPES[:] = pipes
     if memory:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
@@ -61,7 +67,7 @@ def _worker(job: tuple[int, int, int, float]) -> list[Finding | tuple[str, str]]
     """Cases `start` to `stop`: a (corpus, pipeline) pair for each that passes."""
     start, stop, seed, timeout = job
     results: list[Finding | tuple[str, str]] = []
-    for case, failure in fuzz(_SEEDS, range(start, stop), seed, timeout):
+    for case, failure in fuzz(_SEEDS, range(start, stop), seed, timeout, pipes=_PIPES):
         if failure is None:
             results.append((case.seed.corpus, case.pipeline.name))
             continue
@@ -119,12 +125,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--memory-mb", type=int, default=3072, help="per worker")
     parser.add_argument("--out", type=Path, default=Path("fuzz-out"))
+    parser.add_argument("--seeds", action="append", default=[], metavar="TEXT")
+    parser.add_argument("--pipelines", action="append", default=[], metavar="TEXT")
     args = parser.parse_args(argv)
 
     import multiprocessing
 
     began = time.monotonic()
-    seeds = load_corpus()
+    seeds = [s for s in load_corpus() if _named(s.name, args.seeds)]
+    pipes = [p for p in pipelines() if _named(p.name, args.pipelines)]
+    if not seeds or not pipes:
+        parser.error("--seeds / --pipelines leave nothing to run")
     args.out.mkdir(parents=True, exist_ok=True)
     passed: Counter[tuple[str, str]] = Counter()
     failed: Counter[tuple[str, str]] = Counter()
@@ -136,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for i in range(args.start, end, 25)
     ]
     context = multiprocessing.get_context("fork")
-    initargs = (seeds, args.memory_mb << 20)
+    initargs = (seeds, pipes, args.memory_mb << 20)
     with context.Pool(args.jobs, _init_worker, initargs, maxtasksperchild=40) as pool:
         for done, results in enumerate(pool.imap_unordered(_worker, jobs), 1):
             for result in results:
@@ -173,6 +184,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 1 if bugs else 0
 
 
+def _named(name: str, texts: Sequence[str]) -> bool:
+    return not texts or any(text in name for text in texts)
+
+
 def _report(
     *,
     passed: Counter[tuple[str, str]],
@@ -197,6 +212,11 @@ def _report(
         f"cases {args.start}..{args.start + args.cases - 1} of seed {args.seed}: "
         f"{seconds:.0f} s wall, {args.jobs} jobs, {args.timeout:g} s timeout per run",
         "seed files: " + ", ".join(f"{c} {seed_files[c]}" for c in corpora),
+        *(
+            [f"narrowed to seeds {args.seeds} and pipelines {args.pipelines}"]
+            if args.seeds or args.pipelines
+            else []
+        ),
         "",
         f"{'pipeline':<{width}} " + " ".join(f"{c:>9}" for c in corpora) + "     total",
         *(row(p, [runs[c, p] for c in corpora]) for p in pipes),

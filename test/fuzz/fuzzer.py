@@ -289,9 +289,12 @@ def fuzz(
     seed: int,
     timeout: float,
     runner: Runner = run_in_process,
+    *,
+    pipes: Sequence[Pipeline] | None = None,
 ) -> Iterator[tuple[Case, Failure | None]]:
-    """Run the cases `cases` of the run seeded `seed`; yield each with its failure."""
-    pipes = pipelines()
+    """Run the cases `cases` of the run seeded `seed` (over `pipes`, by default every
+    pipeline); yield each with its failure."""
+    pipes = pipes or pipelines()
     with tempfile.TemporaryDirectory(prefix="tileas-fuzz-") as tmp:
         for index in cases:
             case = make_case(index, seed, seeds, pipes)
