@@ -39,11 +39,8 @@ from typing import cast
 
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
-    AnyFloat,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    FloatAttr,
-    IntegerAttr,
     IntegerType,
     TensorType,
     i64,
@@ -68,6 +65,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     BlockedTile,
     element_bits,
     from_llvm,
+    scalar_constant,
     to_llvm,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.epilogue import tma_store
@@ -294,6 +292,23 @@ def origin_address(
     return element_address(rewriter, base, offset, tile.element)
 
 
+def origin_in_shared(
+    rewriter: PatternRewriter,
+    op: Operation,
+    tile: BlockedTile,
+    shared: tuple[SSAValue, SharedEncodingAttr],
+    swizzled: str,
+) -> tuple[SSAValue, tuple[int, ...]]:
+    """The address of the thread's origin in the shared tile `shared` (its value and
+    layout), and the tile's strides; the diagnostic `swizzled` if it is swizzled."""
+    value, encoding = shared
+    if encoding.swizzle.data:
+        emit_error(op, swizzled)
+    base = to_llvm(rewriter, value, op, SHARED_PTR)
+    strides = dense_strides(tile.shape, ints(encoding.order))
+    return origin_address(rewriter, tile, base, strides), strides
+
+
 class LowerBlockedConstant(RewritePattern):
     """A splat `arith.constant` register tile to the thread's elements."""
 
@@ -313,15 +328,7 @@ class LowerBlockedConstant(RewritePattern):
         if values[0] == 0:
             struct = rewriter.insert(llvm.ZeroOp.build(result_types=[t])).results[0]
         else:
-            element = tile.element
-            attr: Attribute = (
-                IntegerAttr(int(values[0]), cast(IntegerType, element))
-                if isinstance(element, IntegerType)
-                else FloatAttr(float(values[0]), cast(AnyFloat, element))
-            )
-            scalar = rewriter.insert(
-                llvm.ConstantOp(attr, cast(Attribute, element))
-            ).result
+            scalar = scalar_constant(rewriter, tile.element, values[0])
             struct = pack(rewriter, [scalar] * len(tile.offsets), t)
         rewriter.replace(op, [], [from_llvm(rewriter, struct, op, op.result.type)])
 
@@ -335,15 +342,14 @@ class LowerSharedToRegisters(RewritePattern):
         encoding = cast(TensorType[Attribute], op.source.type).encoding
         if tile is None or not isinstance(encoding, SharedEncodingAttr):
             return
-        if encoding.swizzle.data:
-            emit_error(
-                op,
-                "convert_layout reads only unswizzled shared tiles "
-                "(#nv_tileas.shared<swizzle = 0, ...>) into registers",
-            )
-        base = to_llvm(rewriter, op.source, op, SHARED_PTR)
-        strides = dense_strides(tile.shape, ints(encoding.order))
-        here = origin_address(rewriter, tile, base, strides)
+        here, strides = origin_in_shared(
+            rewriter,
+            op,
+            tile,
+            (op.source, encoding),
+            "convert_layout reads only unswizzled shared tiles "
+            "(#nv_tileas.shared<swizzle = 0, ...>) into registers",
+        )
         struct = load_elements(rewriter, tile, here, strides)
         rewriter.replace(op, [], [from_llvm(rewriter, struct, op, op.result.type)])
 
@@ -357,16 +363,15 @@ class LowerRegistersToShared(RewritePattern):
         encoding = cast(TensorType[Attribute], op.dest.type).encoding
         if tile is None or not isinstance(encoding, SharedEncodingAttr):
             return
-        if encoding.swizzle.data:
-            emit_error(
-                op,
-                "a register tile is copied only into an unswizzled shared buffer "
-                "(#nv_tileas.shared<swizzle = 0, ...>)",
-            )
+        here, strides = origin_in_shared(
+            rewriter,
+            op,
+            tile,
+            (op.dest, encoding),
+            "a register tile is copied only into an unswizzled shared buffer "
+            "(#nv_tileas.shared<swizzle = 0, ...>)",
+        )
         struct = to_llvm(rewriter, op.source, op, tile.llvm_type)
-        base = to_llvm(rewriter, op.dest, op, SHARED_PTR)
-        strides = dense_strides(tile.shape, ints(encoding.order))
-        here = origin_address(rewriter, tile, base, strides)
         store_elements(rewriter, tile, struct, here, strides)
         rewriter.replace(op, [], [op.dest])
 

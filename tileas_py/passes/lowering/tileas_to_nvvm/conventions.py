@@ -60,8 +60,10 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
     Float16Type,
+    FloatAttr,
     FloatTF32Type,
     IntAttr,
+    IntegerAttr,
     IntegerType,
     TensorType,
     UnrealizedConversionCastOp,
@@ -239,6 +241,18 @@ def convert_type(t: Attribute) -> Attribute | None:
     ):
         return cast(Attribute, t)
     return None
+
+
+def scalar_constant(
+    rewriter: PatternRewriter, element: Attribute, value: int | float
+) -> SSAValue:
+    """`llvm.mlir.constant` of `value` as an `element` (integer or float) scalar."""
+    attr: Attribute = (
+        IntegerAttr(int(value), cast(IntegerType, element))
+        if isinstance(element, IntegerType)
+        else FloatAttr(float(value), cast(AnyFloat, element))
+    )
+    return rewriter.insert(llvm.ConstantOp(attr, cast(Attribute, element))).result
 
 
 def is_tile_type(t: Attribute) -> bool:

@@ -49,7 +49,6 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     Float8E4M3FNType,
     Float8E5M2Type,
-    FloatAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -96,6 +95,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     element_bits,
     fragment_type,
     from_llvm,
+    scalar_constant,
     to_llvm,
 )
 
@@ -707,18 +707,12 @@ class LowerAccumulatorConstant(RewritePattern):
         leaf = member.types.data[0]
         if leaf != element:
             emit_error(op, "only zero f16 accumulator constants are supported")
-        attr: Attribute = (
-            IntegerAttr(int(values[0]), cast(IntegerType, element))
-            if isinstance(element, IntegerType)
-            else FloatAttr(float(values[0]), cast(AnyFloat, element))
-        )
-        scalar = llvm.ConstantOp(attr, cast(Attribute, element))
-        rewriter.insert(scalar)
+        scalar = scalar_constant(rewriter, element, values[0])
         tile: SSAValue = rewriter.insert(llvm.UndefOp(member)).res
         for j in range(len(member.types.data)):
             tile = rewriter.insert(
                 llvm.InsertValueOp.build(
-                    operands=[tile, scalar.result],
+                    operands=[tile, scalar],
                     properties={"position": _position(j)},
                     result_types=[member],
                 )
