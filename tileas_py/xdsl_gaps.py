@@ -81,7 +81,14 @@ class RobustParser(Parser):
         start = self.pos
         try:
             return super().parse_operation()
-        except (ValueError, IndexError, KeyError, struct.error) as e:
+        except (
+            ValueError,
+            IndexError,
+            KeyError,
+            OverflowError,
+            MemoryError,
+            struct.error,
+        ) as e:
             if not raised_in_xdsl(e):
                 raise
             message = str(e) if isinstance(e, ValueError) else f"malformed op ({e})"

@@ -127,6 +127,64 @@ CASES: dict[str, tuple[str, str, list[str], str]] = {
         [],
         "2:3: error: 'llvm.fcmp' op attribute 'predicate' failed to satisfy constraint",
     ),
+    "dense-splat-past-the-index-range": (
+        "mlir",
+        "func.func @f() {\n"
+        "  %c = arith.constant dense<1.0> : tensor<9223372036854775807x64xf32>\n"
+        "  func.return\n}\n",
+        [],
+        "2:3: error: malformed op (cannot fit 'int' into an index-sized integer)",
+    ),
+    "register-tile-store-in-a-nested-module": (
+        "mlir",
+        "#b = #nv_tileas.blocked<size_per_thread = [1, 4], threads_per_warp = [8, 4], "
+        "warps_per_cta = [4, 1], order = [1, 0]>\n"
+        "module {\n"
+        "  nv_tileas.kernel @k(%c: !nv_tileas.tiled_view<64x64xf32>, %i: index) "
+        "attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, "
+        "nv_tileas.num_warps = 4 : i32} {\n"
+        "    %t = arith.constant dense<2.5> : tensor<32x32xf32, #b>\n"
+        "    nv_tileas.tiled_store %t, %c[%i, %i] : tensor<32x32xf32, #b> -> "
+        "!nv_tileas.tiled_view<64x64xf32>\n"
+        "    nv_tileas.return\n  }\n}\n"
+        "nv_tileas.kernel @other() attributes {nv_tileaa.kernel_spec = "
+        "#nv_tileaa.kernel_spec<num_ctas = 1>} {\n  nv_tileas.return\n}\n",
+        ["-p", "convert-tileas-to-nvvm"],
+        "5:5: error: 'nv_tileas.tiled_store' is not supported by convert-tileas-to-nvvm",
+    ),
+    "accumulator-instr-shape-past-wgmma": (
+        "mlir",
+        "#acc = #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 4294967295, 16]>\n"
+        "nv_tileas.kernel @k(%out: !llvm.ptr<1>) attributes {nv_tileaa.kernel_spec = "
+        "#nv_tileaa.kernel_spec<num_ctas = 1>} {\n"
+        "  %c = arith.constant dense<2.0> : tensor<64x32xf32, #acc>\n"
+        "  %v = builtin.unrealized_conversion_cast %out : !llvm.ptr<1> to "
+        "!nv_tileas.tiled_view<64x32xf32>\n"
+        "  %c0 = arith.constant 0 : index\n"
+        "  nv_tileas.tiled_store %c, %v[%c0, %c0] : tensor<64x32xf32, #acc> -> "
+        "!nv_tileas.tiled_view<64x32xf32>\n"
+        "  nv_tileas.return\n}\n",
+        ["-p", "tileas-to-ptx"],
+        "3:3: error: an #nv_tileas.mma accumulator's instr_shape [64, 4294967295, 16] "
+        "is not a WGMMA shape",
+    ),
+    "kernel-of-negative-warps": (
+        "mlir",
+        "nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = "
+        "#nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = -2147483648 : i32}"
+        " {\n  nv_tileas.return\n}\n",
+        ["-p", "tileas-to-ptx"],
+        "1:1: error: nv_tileas.num_warps = -2147483648: a CTA has 1 to 32 warps",
+    ),
+    "agent-switch-at-module-level": (
+        "mlir",
+        "nv_tileas.async.pipeline.agent_switch num_warps = [1, 4] warp_id = [0, 4] "
+        "agent_strides = [1, 1] {\n} {\n}\n"
+        "nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = "
+        "#nv_tileaa.kernel_spec<num_ctas = 1>} {\n  nv_tileas.return\n}\n",
+        ["-p", "tileas-to-ptx"],
+        "1:1: error: agent_switch must be inside a kernel or function",
+    ),
 }
 
 

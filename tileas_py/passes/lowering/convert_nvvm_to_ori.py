@@ -100,7 +100,10 @@ class ConvertNvvmToOriPass(ModulePass):
     """The `.version` to print, instead of the one chosen from the target."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from tileas_py.passes.lowering.nvvm_to_ori.module import lower_module
+        from tileas_py.passes.lowering.nvvm_to_ori.module import (
+            check_module_level,
+            lower_module,
+        )
 
         if Arch.parse(self.default_chip) is None:
             emit_error(
@@ -113,6 +116,7 @@ class ConvertNvvmToOriPass(ModulePass):
                 None,
                 f"{self.name}: ptx-version '{self.ptx_version}' is not MAJOR.MINOR",
             )
+        check_module_level(op)
         with paused_gc():
             lower_structured_control_flow(op)
             ops = lower_module(op, self.default_chip, self.ptx_version)

@@ -74,6 +74,7 @@ def assign_warps(op: AgentLikeOpInterface) -> AgentSwitchOp:
     )
     switch.attributes |= op.attributes
     switch.attributes[NUM_WARPS] = IntegerAttr(total, i32)
+    switch.location = op.location
     return switch
 
 

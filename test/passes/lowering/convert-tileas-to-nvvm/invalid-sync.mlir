@@ -94,3 +94,10 @@ nv_tileas.kernel @k(%v: !nv_tileas.tiled_view<64x64xf16>) attributes {nv_tileaa.
   nv_tileas.return
 }
 // CHECK: invalid-sync.mlir:93:3: error: tiled_store stores shared tiles (by TMA) and #nv_tileas.blocked register tiles; copy an accumulator into a #nv_tileas.shared buffer first
+
+// -----
+
+// An agent_switch outside any kernel.
+nv_tileas.async.pipeline.agent_switch num_warps = [4] warp_id = [0] agent_strides = [1] {
+}
+// CHECK: invalid-sync.mlir:101:1: error: agent_switch must be inside a kernel or function

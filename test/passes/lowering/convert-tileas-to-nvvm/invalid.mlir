@@ -55,3 +55,19 @@ func.func @loop(%n: index) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel
   func.return
 }
 // CHECK: invalid.mlir:52:3: error: a loop-carried value of type 'tensor<4xf32>' is not supported by convert-tileas-to-nvvm
+
+// -----
+
+// A kernel of more warps than a CTA has.
+nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 33 : i32} {
+  nv_tileas.return
+}
+// CHECK: invalid.mlir:62:1: error: nv_tileas.num_warps = 33: a CTA has 1 to 32 warps (at most 1024 threads)
+
+// -----
+
+// A kernel of no warps.
+nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = -2147483648 : i32} {
+  nv_tileas.return
+}
+// CHECK: invalid.mlir:70:1: error: nv_tileas.num_warps = -2147483648: a CTA has 1 to 32 warps (at most 1024 threads)

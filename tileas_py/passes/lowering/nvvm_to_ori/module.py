@@ -132,6 +132,14 @@ def _called_before_defined(functions: list[llvm.FuncOp | func.FuncOp]) -> set[st
     return early
 
 
+def check_module_level(module: ModuleOp) -> None:
+    """Only globals and functions at module level (checked before `scf` is lowered,
+    which would split the module's block around control flow found there)."""
+    for op in module.ops:
+        if not isinstance(op, llvm.GlobalOp | llvm.FuncOp | func.FuncOp):
+            fail(op, f"unsupported op '{op.name}' at module level")
+
+
 def lower_module(
     module: ModuleOp, default_chip: str, version: str | None
 ) -> list[Operation]:
@@ -145,18 +153,18 @@ def lower_module(
     variables: list[Operation] = []
     functions: list[llvm.FuncOp | func.FuncOp] = []
     info = ModuleInfo({}, {})
+    check_module_level(module)
     for op in module.ops:
         if isinstance(op, llvm.GlobalOp):
             variables.append(_located(global_variable(op), op))
             info.global_spaces[op.sym_name.data] = op.addr_space.value.data
-        elif isinstance(op, llvm.FuncOp | func.FuncOp):
+        else:
+            assert isinstance(op, llvm.FuncOp | func.FuncOp)
             try:
                 info.signatures[op.sym_name.data] = signature_of(op)
             except SignatureError as e:
                 fail(op, str(e))
             functions.append(op)
-        else:
-            fail(op, f"unsupported op '{op.name}' at module level")
     early = _called_before_defined(functions)
     prototypes: list[Operation] = []
     bodies: list[Operation] = []

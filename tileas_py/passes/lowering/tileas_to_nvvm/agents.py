@@ -37,7 +37,7 @@ After:
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, i32
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
 from xdsl.ir import Region, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -73,6 +73,8 @@ class LowerAgentSwitch(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AgentSwitchOp, rewriter: PatternRewriter) -> None:
+        if isinstance(op.parent_op(), ModuleOp):
+            emit_error(op, "agent_switch must be inside a kernel or function")
         five = constant(rewriter, 5)
         warp = rewriter.insert(arith.ShRUIOp(thread_id(rewriter), five)).result
         entries = zip(

@@ -74,6 +74,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from tileas_py.diagnostics import emit_error
 from tileas_py.dialects.nv_tileas.attrs import (
     BlockedEncodingAttr,
     MBarrierType,
@@ -83,6 +84,7 @@ from tileas_py.dialects.nv_tileas.attrs import (
     ints,
 )
 from tileas_py.hw import wgmma_layout
+from tileas_py.hw.wgmma import FLOAT_N
 from tileas_py.hw.wgmma import M as WGMMA_M
 
 GENERIC_PTR = llvm.LLVMPointerType()
@@ -116,6 +118,36 @@ def accumulator_shape(t: TensorType[Attribute]) -> tuple[int, int, int]:
     rows, cols = t.get_shape()
     n_instr = ints(encoding.instr_shape)[1]
     return rows // WGMMA_M, cols // n_instr, n_instr
+
+
+def accumulator_problem(t: TensorType[Attribute]) -> str | None:
+    """Why an mma-encoded tile is not an accumulator of WGMMA instruction tiles (None if
+    it is one)."""
+    encoding = t.encoding
+    assert isinstance(encoding, MmaEncodingAttr)
+    m, n, _ = ints(encoding.instr_shape)
+    if m != WGMMA_M or n not in FLOAT_N:
+        return (
+            f"an #nv_tileas.mma accumulator's instr_shape {list(ints(encoding.instr_shape))} "
+            f"is not a WGMMA shape (M = {WGMMA_M}, N a multiple of 8 up to 256)"
+        )
+    rows, cols = t.get_shape()
+    if rows % m or cols % n:
+        return (
+            f"an accumulator of shape [{rows}, {cols}] is not a whole number of its "
+            f"{m}x{n} instruction tiles"
+        )
+    return None
+
+
+def checked_fragment_type(
+    op: Operation, t: TensorType[Attribute]
+) -> llvm.LLVMStructType:
+    """`fragment_type(t)`, or a diagnostic at `op` if `t` is not a WGMMA accumulator."""
+    problem = accumulator_problem(t)
+    if problem is not None:
+        emit_error(op, problem)
+    return fragment_type(t)
 
 
 def tile_fragment_type(element: Attribute, n_instr: int) -> llvm.LLVMStructType:
@@ -229,7 +261,8 @@ def convert_type(t: Attribute) -> Attribute | None:
         if isinstance(encoding, SharedEncodingAttr):
             return SHARED_PTR
         if isinstance(encoding, MmaEncodingAttr):
-            return fragment_type(cast(TensorType[Attribute], t))
+            tile = cast(TensorType[Attribute], t)
+            return None if accumulator_problem(tile) else fragment_type(tile)
         if isinstance(encoding, BlockedEncodingAttr):
             tile = BlockedTile(cast(TensorType[Attribute], t))
             return tile.llvm_type if tile.covers() else None

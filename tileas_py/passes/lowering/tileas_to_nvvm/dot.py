@@ -91,6 +91,7 @@ from tileas_py.hw.arch import Arch, ArchVariant
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     SHARED_PTR,
     a_fragment_type,
+    checked_fragment_type,
     defining_op_through_casts,
     element_bits,
     fragment_type,
@@ -693,7 +694,7 @@ class LowerAccumulatorConstant(RewritePattern):
         dense = op.value
         assert isinstance(dense, DenseIntOrFPElementsAttr)
         values = cast(Sequence[int | float], dense.get_values())
-        whole = fragment_type(t)
+        whole = checked_fragment_type(op, t)
         if all(v == 0 for v in values):
             zero = llvm.ZeroOp.build(result_types=[whole])
             rewriter.insert(zero)

@@ -72,8 +72,8 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     GENERIC_PTR,
     SHARED_PTR,
     accumulator_shape,
+    checked_fragment_type,
     element_bits,
-    fragment_type,
     to_llvm,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
@@ -142,8 +142,9 @@ class LowerAccumulatorToShared(RewritePattern):
             emit_error(op, "an accumulator copy must run on one warpgroup (4 warps)")
         bytes_ = element_bits(element) // 8
         _, width = source.get_shape()
+        whole = checked_fragment_type(op, source)
         m_tiles, n_tiles, n_instr = accumulator_shape(source)
-        acc = to_llvm(rewriter, op.source, op, fragment_type(source))
+        acc = to_llvm(rewriter, op.source, op, whole)
         buffer = to_llvm(rewriter, op.dest, op, SHARED_PTR)
         here = shared_address(rewriter, buffer, _fragment_base(rewriter, width, bytes_))
         offsets = wgmma_layout.accumulator_offsets(n_instr)

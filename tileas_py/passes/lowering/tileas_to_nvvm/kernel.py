@@ -68,6 +68,8 @@ SMEM_OFFSET = "nv_tileas.smem_offset"
 """The byte offset, in the kernel's shared buffer, that shared-memory planning gives an op."""
 
 NUM_WARPS = "nv_tileas.num_warps"
+MAX_WARPS = 32
+"""A CTA has at most 1024 threads (CUDA C++ Programming Guide, "Thread Hierarchy")."""
 
 SWIZZLED_ALIGNMENT = 1024
 DEFAULT_ALIGNMENT = 128
@@ -175,6 +177,12 @@ def _kernel_attributes(op: Operation) -> dict[str, Attribute]:
     attributes: dict[str, Attribute] = {nvvm_kernel.KERNEL: UnitAttr()}
     warps = op.attributes.get(NUM_WARPS)
     if isinstance(warps, IntegerAttr):
+        if not 1 <= warps.value.data <= MAX_WARPS:
+            emit_error(
+                op,
+                f"{NUM_WARPS} = {warps.value.data}: a CTA has 1 to {MAX_WARPS} warps "
+                f"(at most {32 * MAX_WARPS} threads)",
+            )
         attributes[nvvm_kernel.REQNTID] = DenseArrayBase.from_list(
             i32, [32 * warps.value.data, 1, 1]
         )

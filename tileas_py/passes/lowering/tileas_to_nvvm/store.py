@@ -51,8 +51,8 @@ from tileas_py.hw.wgmma import M as WGMMA_M
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     GLOBAL_PTR,
     accumulator_shape,
+    checked_fragment_type,
     element_bits,
-    fragment_type,
     to_llvm,
 )
 
@@ -91,7 +91,7 @@ class LowerAccumulatorStore(RewritePattern):
         row_stride = ints(view.shape)[1]
         element = t.get_element_type()
         element_bytes = element_bits(element) // 8
-        whole = fragment_type(t)
+        whole = checked_fragment_type(op, t)
         acc = to_llvm(rewriter, op.value, op, whole)
         _, n_tiles, n_instr = accumulator_shape(t)
 
