@@ -48,7 +48,7 @@ from xdsl.pattern_rewriter import (
 
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects import cute_nvgpu
-from tileas_py.dialects.nv_tileas.ops import DotOp
+from tileas_py.dialects.nv_tileas.ops import DotOp, shape_of
 from tileas_py.passes.lowering.tileas_to_nvvm.blocked import (
     IndexMath,
     blocked_tile,
@@ -125,64 +125,77 @@ class LowerFmaDot(RewritePattern):
         scratch = shared_slice(rewriter, op)
         if scratch is None:
             return
-        (_, depth), (_, cols) = a.shape, b.shape
-        a_strides = dense_strides(a.shape, row_major(2))
-        b_strides = dense_strides(b.shape, row_major(2))
-        element = c.element
-        a_scratch = scratch
-        b_scratch = element_address(
-            rewriter,
-            scratch,
-            _a_bytes(cast(TensorType[Attribute], op.a.type))
-            * 8
-            // element_bits(element),
-            element,
-        )
-
-        agent_barrier(rewriter, op)
-        for tile, value, base, strides in (
-            (a, op.a, a_scratch, a_strides),
-            (b, op.b, b_scratch, b_strides),
-        ):
-            struct = to_llvm(rewriter, value, op, tile.llvm_type)
-            here = origin_address(rewriter, tile, base, strides)
-            store_elements(rewriter, tile, struct, here, strides)
-        agent_barrier(rewriter, op)
-
-        # The thread's rows of A and columns of B: C's origin plus constants.
-        row0, col0 = thread_origin(rewriter, c)
-        im = IndexMath(rewriter)
-        a_here = (
-            a_scratch
-            if row0 is None
-            else element_address(rewriter, a_scratch, im.mul(row0, depth), element)
-        )
-        b_here = (
-            b_scratch
-            if col0 is None
-            else element_address(rewriter, b_scratch, col0, element)
-        )
-        accumulator = to_llvm(rewriter, op.c, op, c.llvm_type)
-        sums = [
-            extract(rewriter, accumulator, index, element)
-            for index in range(len(c.offsets))
-        ]
-        own_rows = sorted({r for r, _ in c.offsets})
-        own_cols = sorted({col for _, col in c.offsets})
-
-        def load(here: SSAValue, offset: int) -> SSAValue:
-            address = element_address(rewriter, here, offset, element)
-            return rewriter.insert(llvm.LoadOp(address, element)).dereferenced_value
-
-        for k in range(depth):
-            a_k = {r: load(a_here, r * depth + k) for r in own_rows}
-            b_k = {col: load(b_here, k * cols + col) for col in own_cols}
-            sums = [
-                rewriter.insert(llvm.FMAOp(a_k[r], b_k[col], total)).res
-                for (r, col), total in zip(c.offsets, sums, strict=True)
-            ]
-        result = pack(rewriter, sums, c.llvm_type)
+        a_scratch, b_scratch = _stage_operands(rewriter, op, (a, b), scratch)
+        result = _accumulate(rewriter, op, c, a_scratch, b_scratch)
         rewriter.replace(op, [], [from_llvm(rewriter, result, op, op.result.type)])
+
+
+def _stage_operands(
+    rewriter: PatternRewriter,
+    op: DotOp,
+    tiles: tuple[BlockedTile, BlockedTile],
+    scratch: SSAValue,
+) -> tuple[SSAValue, SSAValue]:
+    """Every thread writes its elements of A and B into the scratch, row-major, between
+    two agent barriers; returns where A and B start."""
+    a, b = tiles
+    b_offset = _a_bytes(cast(TensorType[Attribute], op.a.type)) * 8
+    b_scratch = element_address(
+        rewriter, scratch, b_offset // element_bits(b.element), b.element
+    )
+    agent_barrier(rewriter, op)
+    for tile, value, base in ((a, op.a, scratch), (b, op.b, b_scratch)):
+        strides = dense_strides(tile.shape, row_major(2))
+        struct = to_llvm(rewriter, value, op, tile.llvm_type)
+        here = origin_address(rewriter, tile, base, strides)
+        store_elements(rewriter, tile, struct, here, strides)
+    agent_barrier(rewriter, op)
+    return scratch, b_scratch
+
+
+def _accumulate(
+    rewriter: PatternRewriter,
+    op: DotOp,
+    c: BlockedTile,
+    a_scratch: SSAValue,
+    b_scratch: SSAValue,
+) -> SSAValue:
+    """The thread's elements of `A * B + C`, K step by K step, reading the rows of A
+    and the columns of B it needs from the scratch (C's origin plus constants)."""
+    (_, depth), (_, cols) = shape_of(op.a.type), shape_of(op.b.type)
+    element = c.element
+    row0, col0 = thread_origin(rewriter, c)
+    im = IndexMath(rewriter)
+    a_here = (
+        a_scratch
+        if row0 is None
+        else element_address(rewriter, a_scratch, im.mul(row0, depth), element)
+    )
+    b_here = (
+        b_scratch
+        if col0 is None
+        else element_address(rewriter, b_scratch, col0, element)
+    )
+    accumulator = to_llvm(rewriter, op.c, op, c.llvm_type)
+    sums = [
+        extract(rewriter, accumulator, index, element)
+        for index in range(len(c.offsets))
+    ]
+    own_rows = sorted({r for r, _ in c.offsets})
+    own_cols = sorted({col for _, col in c.offsets})
+
+    def load(here: SSAValue, offset: int) -> SSAValue:
+        address = element_address(rewriter, here, offset, element)
+        return rewriter.insert(llvm.LoadOp(address, element)).dereferenced_value
+
+    for k in range(depth):
+        a_k = {r: load(a_here, r * depth + k) for r in own_rows}
+        b_k = {col: load(b_here, k * cols + col) for col in own_cols}
+        sums = [
+            rewriter.insert(llvm.FMAOp(a_k[r], b_k[col], total)).res
+            for (r, col), total in zip(c.offsets, sums, strict=True)
+        ]
+    return pack(rewriter, sums, c.llvm_type)
 
 
 PATTERNS: tuple[RewritePattern, ...] = (LowerFmaDot(),)
