@@ -26,6 +26,18 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
     %w = nv_tileas.copy %t, %buf : tensor<32x32xf32, #blk> -> tensor<32x32xf32, #nv_tileas.shared<swizzle = 0, order = [0, 1]>>
     nv_tileas.return
   }
+  nv_tileas.kernel @elementwise(%out: !llvm.ptr<1>) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 4 : i32} {
+    %c0 = arith.constant 0 : index
+    %buf = nv_tileas.alloc_tensor : tensor<32x32xf16, #s>
+    %h = nv_tileas.convert_layout %buf : tensor<32x32xf16, #s> -> tensor<32x32xf16, #blk>
+    %x = arith.extf %h : tensor<32x32xf16, #blk> to tensor<32x32xf32, #blk>
+    %two = arith.constant dense<2.0> : tensor<32x32xf32, #blk>
+    %y = arith.mulf %x, %two : tensor<32x32xf32, #blk>
+    %z = arith.negf %y : tensor<32x32xf32, #blk>
+    %view = builtin.unrealized_conversion_cast %out : !llvm.ptr<1> to !nv_tileas.tiled_view<32x32xf32>
+    nv_tileas.tiled_store %z, %view[%c0, %c0] : tensor<32x32xf32, #blk> -> !nv_tileas.tiled_view<32x32xf32>
+    nv_tileas.return
+  }
 }
 
 // The thread's origin, (8 warp + lane / 4, 4 (lane % 4)), is one address in the shared
@@ -101,6 +113,25 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
 // CHECK-NEXT: llvm.store
 // CHECK-NEXT: llvm.return
 
+// Elementwise arith: the same op on each of the thread's eight elements.
+// CHECK-LABEL: llvm.func @elementwise
+// CHECK:      %[[H:.+]] = llvm.insertvalue %{{.+}}, %{{.+}}[7] : !llvm.struct<(f16, f16, f16, f16, f16, f16, f16, f16)>
+// CHECK-NEXT: %[[H0:.+]] = llvm.extractvalue %[[H]][0] : !llvm.struct<(f16, f16, f16, f16, f16, f16, f16, f16)>
+// CHECK-NEXT: %[[X0:.+]] = arith.extf %[[H0]] : f16 to f32
+// CHECK-COUNT-7: arith.extf
+// CHECK:      %[[X:.+]] = llvm.insertvalue %{{.+}}, %{{.+}}[7] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+// CHECK:      %[[TWO:.+]] = llvm.insertvalue %{{.+}}, %{{.+}}[7] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+// CHECK-NEXT: %[[A0:.+]] = llvm.extractvalue %[[X]][0]
+// CHECK-NEXT: %[[B0:.+]] = llvm.extractvalue %[[TWO]][0]
+// CHECK-NEXT: %[[Y0:.+]] = arith.mulf %[[A0]], %[[B0]] : f32
+// CHECK-COUNT-7: arith.mulf
+// CHECK:      %[[Y:.+]] = llvm.insertvalue %{{.+}}, %{{.+}}[7]
+// CHECK-NEXT: %[[C0:.+]] = llvm.extractvalue %[[Y]][0]
+// CHECK-NEXT: arith.negf %[[C0]] : f32
+// CHECK-COUNT-7: arith.negf
+// CHECK-NOT:  arith.negf
+// CHECK:      llvm.return
+
 // PTX-LABEL: .visible .entry load_store(
 // PTX:      ld.shared.f32 {{.*}}[%rd[[AT:[0-9]+]]];
 // PTX-NEXT: ld.shared.f32 {{.*}}[%rd[[AT]]+4];
@@ -111,3 +142,8 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
 // PTX:      st.shared.f32 [%rd[[AT:[0-9]+]]], %f{{[0-9]+}};
 // PTX:      st.shared.f32 [%rd[[AT]]+76], %f{{[0-9]+}};
 // PTX:      cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// PTX-LABEL: .visible .entry elementwise(
+// PTX:      cvt.f32.f16
+// PTX:      mul.f32
+// PTX:      neg.f32
+// PTX:      st.global.f32

@@ -106,3 +106,15 @@ nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec
   nv_tileas.return
 }
 // CHECK: invalid-registers.mlir:105:3: error: a register tile is copied only into an unswizzled shared buffer (#nv_tileas.shared<swizzle = 0, ...>)
+
+// -----
+
+// An elementwise op that changes the layout.
+#b = #nv_tileas.blocked<size_per_thread = [1, 4], threads_per_warp = [8, 4], warps_per_cta = [4, 1], order = [1, 0]>
+#c = #nv_tileas.blocked<size_per_thread = [4, 1], threads_per_warp = [4, 8], warps_per_cta = [1, 4], order = [0, 1]>
+nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 4 : i32} {
+  %h = arith.constant dense<1.0> : tensor<32x32xf16, #b>
+  %x = arith.extf %h : tensor<32x32xf16, #b> to tensor<32x32xf32, #c>
+  nv_tileas.return
+}
+// CHECK: invalid-registers.mlir:117:3: error: 'arith.extf' on register tiles needs one shape and layout for all its operands and results

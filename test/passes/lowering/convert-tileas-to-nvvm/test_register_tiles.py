@@ -35,6 +35,25 @@ _INTEGER_OPS: dict[str, Callable[[int, int], int]] = {
     "arith.divui": lambda a, b: a // b,
     "arith.remui": lambda a, b: a % b,
 }
+
+
+def _addf(a: float, b: float) -> float:
+    return a + b
+
+
+def _mulf(a: float, b: float) -> float:
+    return a * b
+
+
+def _negf(a: float) -> float:
+    return -a
+
+
+_FLOAT_OPS: dict[str, Callable[..., float]] = {
+    "arith.addf": _addf,
+    "arith.mulf": _mulf,
+    "arith.negf": _negf,
+}
 _BYTES = {"f32": 4, "i8": 1}
 
 
@@ -71,6 +90,8 @@ class Machine:
                 assert isinstance(a, int)
                 assert isinstance(b, int)
                 result = _INTEGER_OPS[op.name](a, b)
+            case _ if op.name in _FLOAT_OPS:
+                result = _FLOAT_OPS[op.name](*values)
             case _ if op.name in ("arith.extui", "arith.index_cast"):
                 result = values[0]
             case _ if op.name in ("arith.constant", "llvm.mlir.constant"):
@@ -213,6 +234,28 @@ def test_a_register_tile_copied_to_shared_reads_back_unchanged(name: str) -> Non
     machine.run(lower(KERNEL.format(warps=warps, shape=f"{rows}x{cols}", body=body)))
     assert len(machine.stores) == rows * cols
     assert all(float(address // 4) == v for address, (_, v) in machine.stores.items())
+
+
+@pytest.mark.parametrize("name", list(LAYOUTS))
+def test_elementwise_ops_apply_to_every_element(name: str) -> None:
+    layout, warps, (rows, cols) = LAYOUTS[name]
+    t = f"tensor<{rows}x{cols}xf32, {layout}>"
+    s = f"tensor<{rows}x{cols}xf32, #nv_tileas.shared<swizzle = 0, order = [1, 0]>>"
+    body = f"""
+    %buf = nv_tileas.alloc_tensor : {s}
+    %x = nv_tileas.convert_layout %buf : {s} -> {t}
+    %square = arith.mulf %x, %x : {t}
+    %sum = arith.addf %square, %x : {t}
+    %y = arith.negf %sum : {t}
+    nv_tileas.tiled_store %y, %view[%c0, %c0] : {t} -> !nv_tileas.tiled_view<{rows}x{cols}xf32>"""
+    machine = Machine(32 * warps)
+    for index in range(rows * cols):
+        machine.shared[4 * index] = float(index)
+    machine.run(lower(KERNEL.format(warps=warps, shape=f"{rows}x{cols}", body=body)))
+    assert len(machine.stores) == rows * cols
+    for address, (_, value) in machine.stores.items():
+        x = float(address // 4)
+        assert value == -(x * x + x)
 
 
 def test_the_example_layout_gives_each_thread_its_row_and_columns() -> None:

@@ -10,6 +10,7 @@ and a constant offset per element:
 | `arith.constant dense<v>` (splat) | `llvm.mlir.zero`, or `v` inserted into every element |
 | `convert_layout` shared -> blocked | `ld.shared` of each element (`llvm.load`) |
 | `copy` blocked -> shared | `st.shared` of each element (`llvm.store`) |
+| `arith.addf` / `negf` / `select` / `extf` / ... on tiles of one layout | the same op on each element |
 | `tiled_store` to a plain global pointer | `st.global` of each element |
 | `tiled_store` to a CUtensorMap | `st.shared` of each element into a row-major staging slice of the kernel's shared buffer, then the TMA store of `epilogue.tma_store` |
 
@@ -376,6 +377,60 @@ class LowerRegistersToShared(RewritePattern):
         rewriter.replace(op, [], [op.dest])
 
 
+class LowerElementwise(RewritePattern):
+    """An `arith` op on blocked register tiles of one layout (`arith.addf`, `negf`,
+    `extf`, ...), as the same op on each of the thread's elements."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        if not op.name.startswith("arith.") or isinstance(op, arith.ConstantOp):
+            return
+        values = (*op.operands, *op.results)
+        if not op.results or not all(_is_blocked(v) for v in values):
+            return
+        if len({_layout(v) for v in values}) != 1:
+            emit_error(
+                op,
+                f"'{op.name}' on register tiles needs one shape and layout for all its "
+                "operands and results",
+            )
+        tiles: list[BlockedTile] = []
+        for value in values:
+            tile = blocked_tile(op, value)
+            assert tile is not None
+            tiles.append(tile)
+        ins = [
+            (to_llvm(rewriter, v, op, t.llvm_type), t.element)
+            for v, t in zip(op.operands, tiles, strict=False)
+        ]
+        out_types = [t.element for t in tiles[len(ins) :]]
+        outs: list[list[SSAValue]] = [[] for _ in op.results]
+        for e in range(len(tiles[0].offsets)):
+            scalar_op = type(op).create(
+                operands=[extract(rewriter, s, e, element) for s, element in ins],
+                result_types=out_types,
+                properties=dict(op.properties),
+                attributes=dict(op.attributes),
+            )
+            rewriter.insert(scalar_op)
+            for out, result in zip(outs, scalar_op.results, strict=True):
+                out.append(result)
+        results = [
+            from_llvm(rewriter, pack(rewriter, out, t.llvm_type), op, result.type)
+            for result, out, t in zip(op.results, outs, tiles[len(ins) :], strict=True)
+        ]
+        rewriter.replace(op, [], results)
+
+
+def _is_blocked(value: SSAValue) -> bool:
+    t = value.type
+    return isinstance(t, TensorType) and isinstance(t.encoding, BlockedEncodingAttr)
+
+
+def _layout(value: SSAValue) -> tuple[tuple[int, ...], Attribute]:
+    t = cast(TensorType[Attribute], value.type)
+    return tuple(t.get_shape()), t.encoding
+
+
 def _staged(op: Operation) -> tuple[int, int] | None:
     """A register tile stored to a CUtensorMap is staged in shared memory."""
     assert isinstance(op, TiledStoreOp)
@@ -454,4 +509,5 @@ PATTERNS: tuple[RewritePattern, ...] = (
     LowerSharedToRegisters(),
     LowerRegistersToShared(),
     LowerRegisterTileStore(),
+    LowerElementwise(),
 )
