@@ -185,75 +185,81 @@ LAYOUTS = {
 }
 
 
+def run_on_layout(
+    name: str, body: str, fill: Callable[[int], float], shared_order: str = "[1, 0]"
+) -> tuple[dict[int, tuple[int, Value]], int]:
+    """Run KERNEL with `body` for layout `name`, the first shared buffer holding
+    `fill(i)` at element i; returns the global stores and the tile's width. In `body`,
+    `{t}` is the register tile's type, `{s}` the shared tile's (of `shared_order`), `{cs}`
+    a column-major shared tile's and `{view}` the view's."""
+    layout, warps, (rows, cols) = LAYOUTS[name]
+    shape = f"{rows}x{cols}"
+    types = {
+        "t": f"tensor<{shape}xf32, {layout}>",
+        "s": f"tensor<{shape}xf32, #nv_tileas.shared<swizzle = 0, order = {shared_order}>>",
+        "cs": f"tensor<{shape}xf32, #nv_tileas.shared<swizzle = 0, order = [0, 1]>>",
+        "view": f"!nv_tileas.tiled_view<{shape}xf32>",
+    }
+    machine = Machine(32 * warps)
+    for index in range(rows * cols):
+        machine.shared[4 * index] = fill(index)
+    text = KERNEL.format(warps=warps, shape=shape, body=body.format(**types))
+    machine.run(lower(text))
+    assert len(machine.stores) == rows * cols
+    return machine.stores, cols
+
+
 @pytest.mark.parametrize("shared_order", ["[1, 0]", "[0, 1]"])
 @pytest.mark.parametrize("name", list(LAYOUTS))
 def test_a_shared_tile_goes_through_registers_unchanged(
     name: str, shared_order: str
 ) -> None:
-    layout, warps, (rows, cols) = LAYOUTS[name]
-    t = f"tensor<{rows}x{cols}xf32, {layout}>"
-    s = f"tensor<{rows}x{cols}xf32, #nv_tileas.shared<swizzle = 0, order = {shared_order}>>"
-    body = f"""
+    body = """
     %buf = nv_tileas.alloc_tensor : {s}
     %r = nv_tileas.convert_layout %buf : {s} -> {t}
-    nv_tileas.tiled_store %r, %view[%c0, %c0] : {t} -> !nv_tileas.tiled_view<{rows}x{cols}xf32>"""
-    function = lower(KERNEL.format(warps=warps, shape=f"{rows}x{cols}", body=body))
-    machine = Machine(32 * warps)
-    column_major = shared_order == "[0, 1]"
-    for r in range(rows):
-        for c in range(cols):
-            index = c * rows + r if column_major else r * cols + c
-            machine.shared[4 * index] = float(r * 1000 + c)
-    machine.run(function)
-    assert len(machine.stores) == rows * cols
-    for address, (_, value) in machine.stores.items():
+    nv_tileas.tiled_store %r, %view[%c0, %c0] : {t} -> {view}"""
+    rows, cols = LAYOUTS[name][2]
+
+    def coordinates(index: int) -> tuple[int, int]:
+        """The (row, col) of element `index` of the shared tile."""
+        if shared_order == "[0, 1]":
+            return index % rows, index // rows
+        return divmod(index, cols)
+
+    def fill(index: int) -> float:
+        r, c = coordinates(index)
+        return float(r * 1000 + c)
+
+    stores, cols = run_on_layout(name, body, fill, shared_order)
+    for address, (_, value) in stores.items():
         r, c = divmod(address // 4, cols)
         assert value == float(r * 1000 + c)
 
 
 @pytest.mark.parametrize("name", list(LAYOUTS))
 def test_a_register_tile_copied_to_shared_reads_back_unchanged(name: str) -> None:
-    layout, warps, (rows, cols) = LAYOUTS[name]
-    t = f"tensor<{rows}x{cols}xf32, {layout}>"
-    row_major = (
-        f"tensor<{rows}x{cols}xf32, #nv_tileas.shared<swizzle = 0, order = [1, 0]>>"
-    )
-    col_major = (
-        f"tensor<{rows}x{cols}xf32, #nv_tileas.shared<swizzle = 0, order = [0, 1]>>"
-    )
-    body = f"""
-    %buf = nv_tileas.alloc_tensor : {row_major}
-    %other = nv_tileas.alloc_tensor : {col_major}
-    %r = nv_tileas.convert_layout %buf : {row_major} -> {t}
-    %w = nv_tileas.copy %r, %other : {t} -> {col_major}
-    %back = nv_tileas.convert_layout %w : {col_major} -> {t}
-    nv_tileas.tiled_store %back, %view[%c0, %c0] : {t} -> !nv_tileas.tiled_view<{rows}x{cols}xf32>"""
-    machine = Machine(32 * warps)
-    for index in range(rows * cols):
-        machine.shared[4 * index] = float(index)
-    machine.run(lower(KERNEL.format(warps=warps, shape=f"{rows}x{cols}", body=body)))
-    assert len(machine.stores) == rows * cols
-    assert all(float(address // 4) == v for address, (_, v) in machine.stores.items())
+    body = """
+    %buf = nv_tileas.alloc_tensor : {s}
+    %other = nv_tileas.alloc_tensor : {cs}
+    %r = nv_tileas.convert_layout %buf : {s} -> {t}
+    %w = nv_tileas.copy %r, %other : {t} -> {cs}
+    %back = nv_tileas.convert_layout %w : {cs} -> {t}
+    nv_tileas.tiled_store %back, %view[%c0, %c0] : {t} -> {view}"""
+    stores, _ = run_on_layout(name, body, float)
+    assert all(float(address // 4) == v for address, (_, v) in stores.items())
 
 
 @pytest.mark.parametrize("name", list(LAYOUTS))
 def test_elementwise_ops_apply_to_every_element(name: str) -> None:
-    layout, warps, (rows, cols) = LAYOUTS[name]
-    t = f"tensor<{rows}x{cols}xf32, {layout}>"
-    s = f"tensor<{rows}x{cols}xf32, #nv_tileas.shared<swizzle = 0, order = [1, 0]>>"
-    body = f"""
+    body = """
     %buf = nv_tileas.alloc_tensor : {s}
     %x = nv_tileas.convert_layout %buf : {s} -> {t}
     %square = arith.mulf %x, %x : {t}
     %sum = arith.addf %square, %x : {t}
     %y = arith.negf %sum : {t}
-    nv_tileas.tiled_store %y, %view[%c0, %c0] : {t} -> !nv_tileas.tiled_view<{rows}x{cols}xf32>"""
-    machine = Machine(32 * warps)
-    for index in range(rows * cols):
-        machine.shared[4 * index] = float(index)
-    machine.run(lower(KERNEL.format(warps=warps, shape=f"{rows}x{cols}", body=body)))
-    assert len(machine.stores) == rows * cols
-    for address, (_, value) in machine.stores.items():
+    nv_tileas.tiled_store %y, %view[%c0, %c0] : {t} -> {view}"""
+    stores, _ = run_on_layout(name, body, float)
+    for address, (_, value) in stores.items():
         x = float(address // 4)
         assert value == -(x * x + x)
 

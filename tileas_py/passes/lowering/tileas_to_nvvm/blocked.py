@@ -293,21 +293,26 @@ def origin_address(
     return element_address(rewriter, base, offset, tile.element)
 
 
-def origin_in_shared(
+def register_tile_and_shared(
     rewriter: PatternRewriter,
     op: Operation,
-    tile: BlockedTile,
-    shared: tuple[SSAValue, SharedEncodingAttr],
+    register: SSAValue,
+    shared: SSAValue,
     swizzled: str,
-) -> tuple[SSAValue, tuple[int, ...]]:
-    """The address of the thread's origin in the shared tile `shared` (its value and
-    layout), and the tile's strides; the diagnostic `swizzled` if it is swizzled."""
-    value, encoding = shared
+) -> tuple[BlockedTile, SSAValue, tuple[int, ...]] | None:
+    """For an op between the blocked tile `register` and the shared tile `shared`: the
+    register tile's layout, the address of the thread's origin in the shared tile and
+    the shared tile's strides; None if the two are not such tiles, and the diagnostic
+    `swizzled` if the shared tile is swizzled."""
+    tile = blocked_tile(op, register)
+    encoding = cast(TensorType[Attribute], shared.type).encoding
+    if tile is None or not isinstance(encoding, SharedEncodingAttr):
+        return None
     if encoding.swizzle.data:
         emit_error(op, swizzled)
-    base = to_llvm(rewriter, value, op, SHARED_PTR)
+    base = to_llvm(rewriter, shared, op, SHARED_PTR)
     strides = dense_strides(tile.shape, ints(encoding.order))
-    return origin_address(rewriter, tile, base, strides), strides
+    return tile, origin_address(rewriter, tile, base, strides), strides
 
 
 class LowerBlockedConstant(RewritePattern):
@@ -339,18 +344,17 @@ class LowerSharedToRegisters(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvertLayoutOp, rewriter: PatternRewriter) -> None:
-        tile = blocked_tile(op, op.result)
-        encoding = cast(TensorType[Attribute], op.source.type).encoding
-        if tile is None or not isinstance(encoding, SharedEncodingAttr):
-            return
-        here, strides = origin_in_shared(
+        found = register_tile_and_shared(
             rewriter,
             op,
-            tile,
-            (op.source, encoding),
+            op.result,
+            op.source,
             "convert_layout reads only unswizzled shared tiles "
             "(#nv_tileas.shared<swizzle = 0, ...>) into registers",
         )
+        if found is None:
+            return
+        tile, here, strides = found
         struct = load_elements(rewriter, tile, here, strides)
         rewriter.replace(op, [], [from_llvm(rewriter, struct, op, op.result.type)])
 
@@ -360,18 +364,17 @@ class LowerRegistersToShared(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: CopyOp, rewriter: PatternRewriter) -> None:
-        tile = blocked_tile(op, op.source)
-        encoding = cast(TensorType[Attribute], op.dest.type).encoding
-        if tile is None or not isinstance(encoding, SharedEncodingAttr):
-            return
-        here, strides = origin_in_shared(
+        found = register_tile_and_shared(
             rewriter,
             op,
-            tile,
-            (op.dest, encoding),
+            op.source,
+            op.dest,
             "a register tile is copied only into an unswizzled shared buffer "
             "(#nv_tileas.shared<swizzle = 0, ...>)",
         )
+        if found is None:
+            return
+        tile, here, strides = found
         struct = to_llvm(rewriter, op.source, op, tile.llvm_type)
         store_elements(rewriter, tile, struct, here, strides)
         rewriter.replace(op, [], [op.dest])
