@@ -10,13 +10,13 @@ and a constant offset per element:
 | `arith.constant dense<v>` (splat) | `llvm.mlir.zero`, or `v` inserted into every element |
 | `convert_layout` shared -> blocked | `ld.shared` of each element (`llvm.load`) |
 | `copy` blocked -> shared | `st.shared` of each element (`llvm.store`) |
-| `arith.addf` / `negf` / `select` / `extf` / ... on tiles of one layout | the same op on each element |
+| `arith.addf` / `mulf` / `negf` / `extf` / ... on tiles of one layout | the same op on each element |
 | `tiled_store` to a plain global pointer | `st.global` of each element |
 | `tiled_store` to a CUtensorMap | `st.shared` of each element into a row-major staging slice of the kernel's shared buffer, then the TMA store of `epilogue.tma_store` |
 
-The shared tile a `convert_layout` reads or a `copy` writes must be unswizzled (a swizzled one is diagnosed);
-the blocked layout's warps must be the warps of the agent (or CTA) that runs the op, and
-the tile a whole number of the layout's CTA tiles.
+The shared tile a `convert_layout` reads or a `copy` writes must be unswizzled (a
+swizzled one is diagnosed); the blocked layout's warps must be the warps of the agent (or
+CTA) that runs the op, and the tile a whole number of the layout's CTA tiles.
 
 Before:
 

@@ -54,6 +54,7 @@ repetitions outermost and its `size_per_thread` block inside, each enumerated al
 from __future__ import annotations
 
 import math
+from functools import cached_property
 from typing import cast
 
 from xdsl.dialects import llvm
@@ -212,8 +213,8 @@ class BlockedTile:
         self.warps_per_cta = ints(encoding.warps_per_cta)
         self.order = ints(encoding.order)
         self.cta_tile = tuple(
-            s * t * w
-            for s, t, w in zip(
+            size * threads * warps
+            for size, threads, warps in zip(
                 self.size_per_thread,
                 self.threads_per_warp,
                 self.warps_per_cta,
@@ -232,7 +233,7 @@ class BlockedTile:
             for size, tile in zip(self.shape, self.cta_tile, strict=True)
         )
 
-    @property
+    @cached_property
     def offsets(self) -> list[tuple[int, ...]]:
         """Each held element's coordinates relative to the thread's origin."""
         repeats = tuple(s // t for s, t in zip(self.shape, self.cta_tile, strict=True))
