@@ -18,10 +18,9 @@ import time
 from io import StringIO
 from pathlib import Path
 
-from xdsl.context import Context
 from xdsl.parser import Parser
 
-from tileas_py.dialects import get_all_dialects
+from tileas_py.api import make_context
 from tileas_py.passes.lowering.convert_nvvm_to_ori import ConvertNvvmToOriPass
 from tileas_py.ptx.toolchain import run_ptxas
 from tileas_py.ptx.writer import write_ptx
@@ -94,20 +93,9 @@ module attributes {{nvvm.target = #nvvm.target<chip = "sm_90a">}} {{
 """
 
 
-def context() -> Context:
-    ctx = Context()
-    from xdsl.dialects import arith, builtin, cf, func, llvm, scf
-
-    for dialect in (builtin.Builtin, arith.Arith, cf.Cf, func.Func, llvm.LLVM, scf.Scf):
-        ctx.load_dialect(dialect)
-    for factory in get_all_dialects().values():
-        ctx.load_dialect(factory())
-    return ctx
-
-
 def measure(steps: int, ptxas: bool) -> None:
     text = kernel(steps)
-    ctx = context()
+    ctx = make_context()
     start = time.process_time()
     module = Parser(ctx, text).parse_module()
     parsed = time.process_time()

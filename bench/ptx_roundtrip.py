@@ -55,22 +55,17 @@ $L__chunk{i}:
 INSTRUCTIONS_PER_CHUNK = 17
 
 
+def chunk_registers(i: int) -> dict[str, int]:
+    """Chunk `i`'s own registers: five floats `%f{a}` to `%f{e}` and `%rd{q}`."""
+    floats = {name: 4 + k + 5 * i for k, name in enumerate("abcde")}
+    return {"i": i, **floats, "q": 5 + i}
+
+
 def generate(size: int) -> str:
     """A valid sm_90a kernel of about `size` instructions."""
     chunks = max(1, size // INSTRUCTIONS_PER_CHUNK)
     body = [
-        CHUNK.format(
-            i=i,
-            a=4 + 5 * i,
-            b=5 + 5 * i,
-            c=6 + 5 * i,
-            d=7 + 5 * i,
-            e=8 + 5 * i,
-            x=4 + 2 * i,
-            y=5 + 2 * i,
-            q=5 + i,
-            off=16 * (i % 64),
-        )
+        CHUNK.format(**chunk_registers(i), x=4 + 2 * i, y=5 + 2 * i, off=16 * (i % 64))
         for i in range(chunks)
     ]
     return f"""\

@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ptx_roundtrip import generate, time_ptxas
+from ptx_roundtrip import chunk_registers, generate, time_ptxas
 from xdsl.context import Context
 
 from tileas_py.diagnostics import collect_diagnostics
@@ -54,17 +54,7 @@ IN_FLIGHT_INSTRUCTIONS = 12
 def generate_in_flight(size: int) -> str:
     chunks = max(1, size // IN_FLIGHT_INSTRUCTIONS)
     body = [
-        IN_FLIGHT_CHUNK.format(
-            i=i,
-            a=4 + 5 * i,
-            b=5 + 5 * i,
-            c=6 + 5 * i,
-            d=7 + 5 * i,
-            e=8 + 5 * i,
-            x=4 + i,
-            q=5 + i,
-        )
-        for i in range(chunks)
+        IN_FLIGHT_CHUNK.format(**chunk_registers(i), x=4 + i) for i in range(chunks)
     ]
     return f"""\
 .version 8.7

@@ -50,11 +50,11 @@ import generate as tile_bench
 import ptx_roundtrip as ptx_bench
 import ptxas_gmma as gmma_bench
 
+from tileas_py.api import make_context
 from tileas_py.diagnostics import collect_diagnostics
 from tileas_py.passes import PASSES, get_all_passes
 from tileas_py.ptx.reader import read_ptx
 from tileas_py.ptx.writer import write_ptx
-from tileas_py.tools.tileas_opt import TileasOptMain
 
 SIZES = {
     "tile": (30, 100, 300),
@@ -99,10 +99,6 @@ class Measurement:
     stages: dict[str, float] = field(default_factory=lambda: {})
     ptxas: float | None = None
     ours: float | None = None
-
-
-def context() -> Context:
-    return TileasOptMain(args=[]).ctx
 
 
 def parse(ctx: Context, text: str) -> ModuleOp:
@@ -202,7 +198,7 @@ def ops(module: ModuleOp) -> int:
 
 
 def measurements(args: argparse.Namespace) -> Iterator[Measurement]:
-    ctx = context()
+    ctx = make_context()
     parse(ctx, tile_bench.kernel(1))  # lazy dialect imports are not parse time
     sizes = QUICK_SIZES if args.quick else SIZES
     ptxas = not args.no_ptxas
@@ -252,7 +248,7 @@ def _seconds(value: float | None) -> str:
 def profile(stage: str, size: int) -> None:
     """cProfile of one stage: a pass name, or `read PTX` / `write PTX` (on the
     ptx-in-flight input, which every ori pass has work to do on)."""
-    ctx = context()
+    ctx = make_context()
     if stage in TILE_PASSES:
         module = parse(ctx, tile_bench.kernel(size))
         target: Callable[[], object] = lambda: run_pass(ctx, stage, module)  # noqa: E731

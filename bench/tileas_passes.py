@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from generate import OPS_PER_UNIT, kernel
 
+from tileas_py.api import make_context
 from tileas_py.passes import get_all_passes
-from tileas_py.tools.tileas_opt import TileasOptMain
 
 PASSES = (
     "tileas-plan-cta",
@@ -50,10 +50,6 @@ PASSES = (
 )
 
 DEFAULT_UNITS = (30, 300, 3000)
-
-
-def context() -> Context:
-    return TileasOptMain(args=[]).ctx
 
 
 def best_of(repeat: int, run: Callable[[], float]) -> float:
@@ -77,7 +73,7 @@ def time_pass(ctx: Context, module: ModuleOp, pass_: ModulePass) -> float:
 
 
 def profile(pass_name: str, units: int) -> None:
-    ctx = context()
+    ctx = make_context()
     text = kernel(units)
     _, module = timed_parse(ctx, text)
     pass_ = get_all_passes()[pass_name]()()
@@ -97,7 +93,7 @@ def main() -> None:
         profile(args.profile, max(args.units))
         return
 
-    ctx = context()
+    ctx = make_context()
     timed_parse(ctx, kernel(1))  # warm up: lazy dialect imports are not parse time
     all_passes = get_all_passes()
     rows: list[tuple[int, float, dict[str, float]]] = []
