@@ -40,9 +40,7 @@ from typing import cast
 
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
-    DenseArrayBase,
     DenseIntOrFPElementsAttr,
-    IntegerType,
     TensorType,
     i64,
 )
@@ -65,7 +63,9 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     SHARED_PTR,
     BlockedTile,
     element_bits,
+    extract_member,
     from_llvm,
+    pack_members,
     scalar_constant,
     to_llvm,
 )
@@ -219,28 +219,6 @@ def element_address(
     return rewriter.insert(gep).result
 
 
-def _position(index: int) -> DenseArrayBase[IntegerType]:
-    return DenseArrayBase.from_list(i64, [index])
-
-
-def extract(
-    rewriter: PatternRewriter, struct: SSAValue, index: int, element: Attribute
-) -> SSAValue:
-    return rewriter.insert(llvm.ExtractValueOp(_position(index), struct, element)).res
-
-
-def pack(
-    rewriter: PatternRewriter, values: Sequence[SSAValue], t: llvm.LLVMStructType
-) -> SSAValue:
-    """A struct of type `t` holding `values`."""
-    struct: SSAValue = rewriter.insert(llvm.UndefOp(t)).res
-    for index, value in enumerate(values):
-        struct = rewriter.insert(
-            llvm.InsertValueOp(_position(index), struct, value)
-        ).results[0]
-    return struct
-
-
 def load_elements(
     rewriter: PatternRewriter,
     tile: BlockedTile,
@@ -258,7 +236,7 @@ def load_elements(
         ).dereferenced_value
         for offset in tile.offsets
     ]
-    return pack(rewriter, values, tile.llvm_type)
+    return pack_members(rewriter, values, tile.llvm_type)
 
 
 def store_elements(
@@ -271,7 +249,7 @@ def store_elements(
     """Write the thread's elements of `tile` (the struct `struct`) at `here` (its
     origin's address in a dense tile of `strides`) plus their constant offsets."""
     for index, offset in enumerate(tile.offsets):
-        value = extract(rewriter, struct, index, tile.element)
+        value = extract_member(rewriter, struct, index, tile.element)
         address = element_address(rewriter, here, _dot(offset, strides), tile.element)
         rewriter.insert(
             llvm.StoreOp(value, address, alignment=element_bits(tile.element) // 8)
@@ -335,7 +313,7 @@ class LowerBlockedConstant(RewritePattern):
             struct = rewriter.insert(llvm.ZeroOp.build(result_types=[t])).results[0]
         else:
             scalar = scalar_constant(rewriter, tile.element, values[0])
-            struct = pack(rewriter, [scalar] * len(tile.offsets), t)
+            struct = pack_members(rewriter, [scalar] * len(tile.offsets), t)
         rewriter.replace(op, [], [from_llvm(rewriter, struct, op, op.result.type)])
 
 
@@ -409,7 +387,9 @@ class LowerElementwise(RewritePattern):
         outs: list[list[SSAValue]] = [[] for _ in op.results]
         for e in range(len(tiles[0].offsets)):
             scalar_op = type(op).create(
-                operands=[extract(rewriter, s, e, element) for s, element in ins],
+                operands=[
+                    extract_member(rewriter, s, e, element) for s, element in ins
+                ],
                 result_types=out_types,
                 properties=dict(op.properties),
                 attributes=dict(op.attributes),
@@ -418,7 +398,9 @@ class LowerElementwise(RewritePattern):
             for out, result in zip(outs, scalar_op.results, strict=True):
                 out.append(result)
         results = [
-            from_llvm(rewriter, pack(rewriter, out, t.llvm_type), op, result.type)
+            from_llvm(
+                rewriter, pack_members(rewriter, out, t.llvm_type), op, result.type
+            )
             for result, out, t in zip(op.results, outs, tiles[len(ins) :], strict=True)
         ]
         rewriter.replace(op, [], results)

@@ -54,12 +54,14 @@ repetitions outermost and its `size_per_thread` block inside, each enumerated al
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import cached_property
 from typing import cast
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
+    DenseArrayBase,
     Float16Type,
     FloatAttr,
     FloatTF32Type,
@@ -70,6 +72,7 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
     VectorType,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -287,6 +290,33 @@ def scalar_constant(
         else FloatAttr(float(value), cast(AnyFloat, element))
     )
     return rewriter.insert(llvm.ConstantOp(attr, cast(Attribute, element))).result
+
+
+def member_position(index: int) -> DenseArrayBase[IntegerType]:
+    """The `position` of member `index` of an LLVM struct."""
+    return DenseArrayBase.from_list(i64, [index])
+
+
+def extract_member(
+    rewriter: PatternRewriter, struct: SSAValue, index: int, member: Attribute
+) -> SSAValue:
+    """Member `index` (of type `member`) of an LLVM struct value."""
+    return rewriter.insert(
+        llvm.ExtractValueOp(member_position(index), struct, member)
+    ).res
+
+
+def pack_members(
+    rewriter: PatternRewriter, values: Sequence[SSAValue], t: llvm.LLVMStructType
+) -> SSAValue:
+    """A struct of type `t` holding `values`: `llvm.mlir.undef`, then one
+    `llvm.insertvalue` per member."""
+    struct: SSAValue = rewriter.insert(llvm.UndefOp(t)).res
+    for index, value in enumerate(values):
+        struct = rewriter.insert(
+            llvm.InsertValueOp(member_position(index), struct, value)
+        ).results[0]
+    return struct
 
 
 def is_tile_type(t: Attribute) -> bool:

@@ -94,8 +94,11 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     checked_fragment_type,
     defining_op_through_casts,
     element_bits,
+    extract_member,
     fragment_type,
     from_llvm,
+    member_position,
+    pack_members,
     scalar_constant,
     to_llvm,
 )
@@ -307,13 +310,7 @@ class Region:
         else:
             acc = to_llvm(rewriter, self.c, self.op, whole)
         tiles = [
-            e.add(
-                llvm.ExtractValueOp.build(
-                    operands=[acc],
-                    properties={"position": _position(i)},
-                    result_types=[whole.types.data[i]],
-                )
-            )
+            extract_member(rewriter, acc, i, whole.types.data[i])
             for i in range(m_tiles * n_tiles)
         ]
         result = e.add(llvm.UndefOp(whole))
@@ -345,7 +342,7 @@ class Region:
             result = e.add(
                 llvm.InsertValueOp.build(
                     operands=[result, tile],
-                    properties={"position": _position(index)},
+                    properties={"position": member_position(index)},
                     result_types=[whole],
                 )
             )
@@ -380,25 +377,12 @@ class Region:
         if splat is not None:
             word = e.constant(splat, i32)
             member = whole.types.data[0]
-            tile = e.add(llvm.UndefOp(member))
-            for r in range(wgmma_layout.A_REGISTERS):
-                tile = e.add(
-                    llvm.InsertValueOp.build(
-                        operands=[tile, word],
-                        properties={"position": _position(r)},
-                        result_types=[member],
-                    )
-                )
-            return [tile] * (m_tiles * k_tiles)
+            assert isinstance(member, llvm.LLVMStructType)
+            words = [word] * wgmma_layout.A_REGISTERS
+            return [pack_members(e.rewriter, words, member)] * (m_tiles * k_tiles)
         value = to_llvm(e.rewriter, self.a, self.op, whole)
         return [
-            e.add(
-                llvm.ExtractValueOp.build(
-                    operands=[value],
-                    properties={"position": _position(i)},
-                    result_types=[whole.types.data[i]],
-                )
-            )
+            extract_member(e.rewriter, value, i, whole.types.data[i])
             for i in range(m_tiles * k_tiles)
         ]
 
@@ -466,13 +450,7 @@ class Region:
         assert isinstance(tile_type, llvm.LLVMStructType)
         count = len(tile_type.types.data)
         a_regs = [
-            e.add(
-                llvm.ExtractValueOp.build(
-                    operands=[a],
-                    properties={"position": _position(r)},
-                    result_types=[i32],
-                )
-            )
+            extract_member(e.rewriter, a, r, i32)
             for r in range(wgmma_layout.A_REGISTERS)
         ]
         d = ", ".join(f"${i}" for i in range(count))
@@ -500,13 +478,7 @@ class Region:
             + [str(i) for i in range(count)]
         )
         elements = [
-            e.add(
-                llvm.ExtractValueOp.build(
-                    operands=[acc],
-                    properties={"position": _position(i)},
-                    result_types=[tile_type.types.data[i]],
-                )
-            )
+            extract_member(e.rewriter, acc, i, tile_type.types.data[i])
             for i in range(count)
         ]
         return e.add(
@@ -518,12 +490,6 @@ class Region:
                 has_side_effects=True,
             )
         )
-
-
-def _position(index: int) -> Attribute:
-    from xdsl.dialects.builtin import DenseArrayBase
-
-    return DenseArrayBase.from_list(i64, [index])
 
 
 def _splat_bits(value: SSAValue) -> int | None:
@@ -709,24 +675,8 @@ class LowerAccumulatorConstant(RewritePattern):
         if leaf != element:
             emit_error(op, "only zero f16 accumulator constants are supported")
         scalar = scalar_constant(rewriter, element, values[0])
-        tile: SSAValue = rewriter.insert(llvm.UndefOp(member)).res
-        for j in range(len(member.types.data)):
-            tile = rewriter.insert(
-                llvm.InsertValueOp.build(
-                    operands=[tile, scalar],
-                    properties={"position": _position(j)},
-                    result_types=[member],
-                )
-            ).results[0]
-        acc: SSAValue = rewriter.insert(llvm.UndefOp(whole)).res
-        for i in range(len(whole.types.data)):
-            acc = rewriter.insert(
-                llvm.InsertValueOp.build(
-                    operands=[acc, tile],
-                    properties={"position": _position(i)},
-                    result_types=[whole],
-                )
-            ).results[0]
+        tile = pack_members(rewriter, [scalar] * len(member.types.data), member)
+        acc = pack_members(rewriter, [tile] * len(whole.types.data), whole)
         rewriter.replace(op, [], [from_llvm(rewriter, acc, op, t)])
 
 

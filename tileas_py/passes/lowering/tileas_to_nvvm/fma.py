@@ -54,9 +54,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.blocked import (
     blocked_tile,
     dense_strides,
     element_address,
-    extract,
     origin_address,
-    pack,
     row_major,
     store_elements,
     thread_origin,
@@ -64,7 +62,9 @@ from tileas_py.passes.lowering.tileas_to_nvvm.blocked import (
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     BlockedTile,
     element_bits,
+    extract_member,
     from_llvm,
+    pack_members,
     to_llvm,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.kernel import SharedRequest, shared_slice
@@ -178,7 +178,7 @@ def _accumulate(
     )
     accumulator = to_llvm(rewriter, op.c, op, c.llvm_type)
     sums = [
-        extract(rewriter, accumulator, index, element)
+        extract_member(rewriter, accumulator, index, element)
         for index in range(len(c.offsets))
     ]
     own_rows = sorted({r for r, _ in c.offsets})
@@ -195,7 +195,7 @@ def _accumulate(
             rewriter.insert(llvm.FMAOp(a_k[r], b_k[col], total)).res
             for (r, col), total in zip(c.offsets, sums, strict=True)
         ]
-    return pack(rewriter, sums, c.llvm_type)
+    return pack_members(rewriter, sums, c.llvm_type)
 
 
 PATTERNS: tuple[RewritePattern, ...] = (LowerFmaDot(),)

@@ -25,7 +25,6 @@ from typing import cast
 
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
-    DenseArrayBase,
     Float16Type,
     IntegerAttr,
     IntegerType,
@@ -53,6 +52,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     accumulator_shape,
     checked_fragment_type,
     element_bits,
+    extract_member,
     to_llvm,
 )
 
@@ -130,22 +130,10 @@ class LowerAccumulatorStore(RewritePattern):
             tile_type = whole.types.data[member]
             assert isinstance(tile_type, llvm.LLVMStructType)
             m, n = divmod(member, n_tiles)
-            tile = add(
-                llvm.ExtractValueOp.build(
-                    operands=[acc],
-                    properties={"position": DenseArrayBase.from_list(i64, [member])},
-                    result_types=[tile_type],
-                )
-            )
+            tile = extract_member(rewriter, acc, member, tile_type)
             for r, leaf in enumerate(tile_type.types.data):
                 dr, dc = offsets[2 * r] if packed else offsets[r]
-                value = add(
-                    llvm.ExtractValueOp.build(
-                        operands=[tile],
-                        properties={"position": DenseArrayBase.from_list(i64, [r])},
-                        result_types=[leaf],
-                    )
-                )
+                value = extract_member(rewriter, tile, r, leaf)
                 if isinstance(leaf, VectorType):
                     value = add(llvm.BitcastOp(value, i32))
                 element_offset = (WGMMA_M * m + dr) * row_stride + n * n_instr + dc
