@@ -18,6 +18,8 @@ import time
 from io import StringIO
 from pathlib import Path
 
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
 from tileas_py.api import make_context
@@ -99,12 +101,7 @@ def measure(steps: int, ptxas: bool) -> None:
     start = time.process_time()
     module = Parser(ctx, text).parse_module()
     parsed = time.process_time()
-    ConvertNvvmToOriPass().apply(ctx, module)
-    lowered = time.process_time()
-    output = StringIO()
-    write_ptx(module, output)
-    written = time.process_time()
-    ptx = output.getvalue()
+    lower_seconds, write_seconds, ptx = lower_and_write(ctx, module)
     instructions = sum(
         1
         for line in ptx.splitlines()
@@ -112,12 +109,22 @@ def measure(steps: int, ptxas: bool) -> None:
     )
     row = (
         f"| {steps} | {len(text.splitlines())} | {instructions} | {parsed - start:.3f} | "
-        f"{lowered - parsed:.3f} | {written - lowered:.3f} | "
-        f"{(lowered - parsed) / instructions * 1e6:.0f} |"
+        f"{lower_seconds:.3f} | {write_seconds:.3f} | "
+        f"{lower_seconds / instructions * 1e6:.0f} |"
     )
     if ptxas:
         row += f" {ptxas_wall_seconds(ptx):.2f} |"
     print(row, flush=True)
+
+
+def lower_and_write(ctx: Context, module: ModuleOp) -> tuple[float, float, str]:
+    """CPU seconds of convert-nvvm-to-ori and of the PTX writer on `module`, and the PTX."""
+    start = time.process_time()
+    ConvertNvvmToOriPass().apply(ctx, module)
+    lowered = time.process_time()
+    output = StringIO()
+    write_ptx(module, output)
+    return lowered - start, time.process_time() - lowered, output.getvalue()
 
 
 def ptxas_wall_seconds(ptx: str) -> float:

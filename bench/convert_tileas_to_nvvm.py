@@ -14,15 +14,12 @@ from __future__ import annotations
 
 import argparse
 import time
-from io import StringIO
 
-from convert_nvvm_to_ori import ptxas_wall_seconds
+from convert_nvvm_to_ori import lower_and_write, ptxas_wall_seconds
 from xdsl.parser import Parser
 
 from tileas_py.api import make_context
-from tileas_py.passes.lowering.convert_nvvm_to_ori import ConvertNvvmToOriPass
 from tileas_py.passes.lowering.convert_tileas_to_nvvm import ConvertTileasToNvvmPass
-from tileas_py.ptx.writer import write_ptx
 
 SA = "tensor<128x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>"
 SB = "tensor<64x128xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>"
@@ -64,17 +61,12 @@ def measure(dots: int, ptxas: bool) -> None:
     parsed = time.process_time()
     ConvertTileasToNvvmPass().apply(ctx, module)
     emitted = time.process_time()
-    ConvertNvvmToOriPass().apply(ctx, module)
-    lowered = time.process_time()
-    output = StringIO()
-    write_ptx(module, output)
-    written = time.process_time()
-    ptx = output.getvalue()
+    lower_seconds, write_seconds, ptx = lower_and_write(ctx, module)
     mmas = ptx.count("wgmma.mma_async")
     row = (
         f"| {dots} | {mmas} | {parsed - start:.3f} | {emitted - parsed:.3f} | "
-        f"{(emitted - parsed) / mmas * 1e6:.0f} | {lowered - emitted:.3f} | "
-        f"{written - lowered:.3f} |"
+        f"{(emitted - parsed) / mmas * 1e6:.0f} | {lower_seconds:.3f} | "
+        f"{write_seconds:.3f} |"
     )
     if ptxas:
         row += f" {ptxas_wall_seconds(ptx):.2f} |"
