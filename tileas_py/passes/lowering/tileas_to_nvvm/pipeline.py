@@ -69,6 +69,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
     WARP_SIZE,
     agent_leader,
+    agent_key,
     agent_of,
     constant,
     executing_warps,
@@ -120,13 +121,11 @@ def kernel_of(op: Operation) -> Operation:
 def consumer_arrivals(op: async_ops.CreatePipelineOp) -> int:
     """Arrivals that complete a phase of an empty barrier: every thread of every agent
     that releases slots of the pipeline."""
-    agents: dict[Operation | None, int] = {}
+    agents: dict[tuple[Operation, int] | None, int] = {}
     for use in op.result.uses:
         user = use.operation
         if isinstance(user, async_ops.ConsumerReleaseOp | async_ops.ConsumeOneOp):
-            agent = agent_of(user)
-            key = None if agent is None else agent[0]
-            agents[key] = executing_warps(user)
+            agents[agent_key(user)] = executing_warps(user)
     return WARP_SIZE * sum(agents.values()) if agents else 1
 
 

@@ -48,6 +48,25 @@ def agent_of(op: Operation) -> tuple[Operation, int] | None:
     return None
 
 
+def agent_key(op: Operation) -> tuple[Operation, int] | None:
+    """Which agent runs `op`: its `agent_switch` (or lowered `scf.if`) and region index.
+
+    Two regions of one `agent_switch` are two agents, so this, not `agent_of`'s parent
+    op, tells agents apart."""
+    child: Operation = op
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, AgentSwitchOp):
+            region = child.parent_region()
+            assert region is not None
+            return parent, list(parent.agents).index(region)
+        if isinstance(parent.attributes.get(AGENT_WARPS), IntegerAttr):
+            index = parent.attributes.get(AGENT_INDEX)
+            return parent, index.value.data if isinstance(index, IntegerAttr) else 0
+        child, parent = parent, parent.parent_op()
+    return None
+
+
 def kernel_warps(op: Operation) -> int:
     """The warp count of the kernel that holds `op`."""
     warps = DEFAULT_WARPS

@@ -1,0 +1,540 @@
+"""Asynchronous copies: `cp.async`, `cp.async.bulk`, `cp.async.bulk.tensor` (TMA) and their
+completion mechanisms (commit / wait groups, mbarrier transaction counts).
+
+A copy moves its data when it is issued; what makes it asynchronous here is how the checker
+sees it: its reads and writes are made by an asynchronous unit of the issuing thread (see
+`tileas_py.sim.clocks`) and are ordered before other threads' accesses only through the
+copy's completion: the mbarrier phase its `complete_tx` feeds, or the thread's
+`wait_group`. A TMA load writes its box in the destination's swizzled layout, filling
+out-of-bounds elements; with `.multicast::cluster` it writes the same offset of every CTA of
+the mask and signals each CTA's mbarrier at the same offset. A TMA store writes the
+in-bounds elements only. The async proxy's reads of shared memory are checked against the
+proxy-fence rule.
+PTX ISA, "cp.async", "cp.async.bulk", "cp.async.bulk.tensor":
+https://docs.nvidia.com/cuda/parallel-thread-execution/#data-movement-and-conversion-instructions-cp-async
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tileas_py.sim import memory as mem
+from tileas_py.sim.clocks import Clock
+from tileas_py.sim.isa import Unsupported, semantics
+from tileas_py.sim.isa.access import Piece, resolve, space_of
+from tileas_py.sim.isa.mbarrier import Key, complete_tx, locate
+from tileas_py.sim.isa.operands import (
+    Address,
+    Operand,
+    Reg,
+    Sym,
+    Vector,
+    address_reader,
+    reader,
+)
+from tileas_py.sim.program import Action, Instruction
+from tileas_py.sim.ptx_types import ptx_type
+from tileas_py.sim.races import Actor
+from tileas_py.sim.tensormap import TensorMap, box_elements, swizzle_offsets
+
+if TYPE_CHECKING:
+    from tileas_py.sim.machine import Machine
+
+Lanes = npt.NDArray[np.int64]
+U32 = ptx_type("u32")
+S32 = ptx_type("s32")
+U16 = ptx_type("u16")
+PRED = ptx_type("pred")
+
+
+# -- asynchronous units -------------------------------------------------------------------------
+
+
+@dataclass
+class Operation:
+    """One asynchronous operation as the checker sees it."""
+
+    actor: Actor | None
+    done: Clock | None
+    """What a thread that sees it complete learns: the issuer's clock at issue plus the
+    operation's own clock."""
+    component: int
+    clock: int
+
+
+def start(m: Machine, lane: int, unit: Hashable, name: str, pc: int) -> Operation:
+    """A new operation of `unit`, issued by `lane`."""
+    clocks = m.clocks
+    if clocks is None:
+        return Operation(None, None, -1, 0)
+    component = clocks.unit(unit, lane, name)
+    clock = clocks.next_unit_clock(component)
+    view = clocks.row(lane)
+    actor = Actor(np.array([component]), np.array([clock]), None, view, pc, asynchronous=True)
+    done = view.copy()
+    done[component] = clock
+    return Operation(actor, done, component, clock)
+
+
+def async_access(
+    m: Machine,
+    inst: Instruction,
+    op: Operation,
+    region: mem.Region,
+    offsets: npt.NDArray[np.int64],
+    size: int,
+    mode: str,
+    *,
+    proxy: bool,
+    what: str,
+) -> None:
+    """An asynchronous unit's access to `size` bytes at each offset of `region`."""
+    if op.actor is None or region.shadow is None or offsets.size == 0:
+        return
+    bytes_ = mem.byte_indices(offsets, size)
+    owner = np.zeros(bytes_.shape[0], dtype=np.int64)
+    if proxy and mode == "read":
+        conflicts = region.shadow.check_proxy(bytes_, op.actor)
+        if conflicts:
+            m.report_conflicts(region, conflicts, op.actor, inst, what)
+    conflicts = region.shadow.access(bytes_, owner, op.actor, mode)
+    if conflicts:
+        m.report_conflicts(region, conflicts, op.actor, inst, what)
+
+
+@dataclass
+class Groups:
+    """A thread's commit groups of one kind: uncommitted operations, then the groups."""
+
+    open: list[Operation] = field(default_factory=list[Operation])
+    committed: list[list[Operation]] = field(default_factory=list[list[Operation]])
+
+
+def groups(m: Machine, kind: str, lane: int) -> Groups:
+    table: dict[tuple[str, int], Groups] = m.state.setdefault("groups", {})
+    return table.setdefault((kind, lane), Groups())
+
+
+def commit(m: Machine, kind: str, lanes: Lanes) -> None:
+    for lane in lanes.tolist():
+        g = groups(m, kind, lane)
+        g.committed.append(g.open)
+        g.open = []
+
+
+def wait_groups(m: Machine, kind: str, lanes: Lanes, keep: int, *, reads_only: bool = False) -> None:
+    """The thread waits until at most `keep` of its groups are pending: it learns that the
+    older ones completed. For bulk groups with `.read`, only their source reads: the groups
+    stay pending for a later full wait."""
+    clocks = m.clocks
+    for lane in lanes.tolist():
+        g = groups(m, kind, lane)
+        retired = g.committed[: max(len(g.committed) - keep, 0)]
+        if not reads_only:
+            g.committed = g.committed[len(retired) :]
+        if clocks is None:
+            continue
+        for group in retired:
+            for op in group:
+                if reads_only and op.component >= 0 and clocks.unit_names[
+                    op.component - clocks.threads
+                ].startswith("bulk writes"):
+                    continue
+                if op.done is not None:
+                    clocks.learn(np.array([lane]), op.component, op.clock)
+
+
+# -- tensor maps ----------------------------------------------------------------------------------
+
+
+def tensor_map_at(m: Machine, inst: Instruction, address: int, symbol_space: str | None) -> TensorMap:
+    maps: dict[int, TensorMap] = m.state.get("tensor_maps", {})
+    window = address >> mem.WINDOW_SHIFT
+    if window == mem.PARAM_WINDOW:
+        offset = address - mem.GENERIC_PARAM
+    elif window == 0 and symbol_space in (None, "param"):
+        offset = address
+    else:
+        m.fail(
+            "the tensor map must be a kernel parameter (`.param .align 64 .b8 [128]`); "
+            "tensor maps in global memory are not supported",
+            inst,
+        )
+    tmap = maps.get(offset)
+    if tmap is None:
+        m.fail(f"no TensorMap was passed for the kernel parameter at offset {offset}", inst)
+    return tmap
+
+
+def _map_operand(operand: Operand) -> tuple[Operand, tuple[Operand, ...]]:
+    if not isinstance(operand, Address) or len(operand.rest) != 1:
+        raise Unsupported("expected [tensorMap, {coordinates}]")
+    coords = operand.rest[0]
+    elements = coords.elements if isinstance(coords, Vector) else (coords,)
+    return Address(operand.base, operand.offset, ()), elements
+
+
+def _region_of_array(m: Machine, array: npt.NDArray[Any]) -> mem.Region:
+    regions: dict[int, mem.Region] = m.state.get("array_regions", {})
+    region = regions.get(id(array))
+    if region is None:
+        raise Unsupported("the tensor map's array was not passed to the launch")
+    return region
+
+
+# -- TMA ------------------------------------------------------------------------------------------
+
+
+@semantics("cp", klass="async")
+def compile_cp(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    parts = inst.parts
+    if parts[1] == "async":
+        if len(parts) > 2 and parts[2] == "bulk":
+            return _compile_bulk(m, inst, ops)
+        if len(parts) > 2 and parts[2] == "mbarrier":
+            return _compile_cp_async_arrive(m, inst, ops)
+        if len(parts) > 2 and parts[2] in ("commit_group", "wait_group", "wait_all"):
+            return _compile_cp_async_groups(m, inst, ops)
+        return _compile_cp_async(m, inst, ops)
+    if parts[1] == "reduce":
+        return _compile_bulk(m, inst, ops)
+    raise Unsupported(inst.opcode)
+
+
+def _compile_bulk(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    parts = inst.parts
+    if "commit_group" in parts:
+        return lambda m, lanes: commit(m, "bulk", lanes)
+    if "wait_group" in parts:
+        keep = ops[0]
+        assert hasattr(keep, "value")
+        count = int(keep.value)  # pyright: ignore[reportAttributeAccessIssue]
+        reads_only = "read" in parts
+        return lambda m, lanes: wait_groups(m, "bulk", lanes, count, reads_only=reads_only)
+    if "prefetch" in parts:
+        return lambda m, lanes: None
+    if "tensor" in parts:
+        if parts.index("tensor") + 1 < len(parts) and "global" == _destination(parts):
+            return _compile_tma_store(m, inst, ops)
+        return _compile_tma_load(m, inst, ops)
+    return _compile_bulk_copy(m, inst, ops)
+
+
+def _destination(parts: list[str]) -> str:
+    spaces = [p for p in parts if p in ("global", "shared::cluster", "shared::cta", "shared")]
+    return spaces[0] if spaces else ""
+
+
+def _compile_tma_load(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    parts = inst.parts
+    if "im2col" in parts or any(p.startswith("im2col") or p.startswith("tile::") for p in parts if p != "tile"):
+        raise Unsupported("only the tile load mode")
+    multicast = "multicast::cluster" in parts
+    read_dst, dst_space = address_reader(m, inst, ops[0])
+    map_operand, coord_operands = _map_operand(ops[1])
+    read_map, map_space = address_reader(m, inst, map_operand)
+    read_coords = [reader(m, inst, c, S32) for c in coord_operands]
+    read_bar, bar_space = address_reader(m, inst, ops[2])
+    read_mask = reader(m, inst, ops[3], U16) if multicast else None
+    dest = "shared::cluster" if "shared::cluster" in parts else "shared"
+    bar_state_space = "shared::cluster" if dest == "shared::cluster" else "shared"
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0:
+            return
+        dsts = read_dst(m, lanes)
+        maps = read_map(m, lanes)
+        coords = [r(m, lanes) for r in read_coords]
+        bars = read_bar(m, lanes)
+        masks = read_mask(m, lanes) if read_mask is not None else None
+        for i, lane in enumerate(lanes.tolist()):
+            one = lanes[i : i + 1]
+            tmap = tensor_map_at(m, inst, int(maps[i]), map_space)
+            dst_ctas, dst_offsets = locate(m, inst, dest, dsts[i : i + 1], one, dst_space)
+            bar_ctas, bar_offsets = locate(m, inst, bar_state_space, bars[i : i + 1], one, bar_space)
+            targets = _targets(m, lane, dst_ctas[0], masks[i] if masks is not None else None)
+            data, elements, inside = _gather_box(m, tmap, [int(c[i]) for c in coords])
+            op = start(m, lane, ("tma", lane, int(bar_offsets[0])), f"TMA loads of thread {lane} on mbarrier {int(bar_offsets[0]):#x}", inst.pc)
+            source = _region_of_array(m, tmap.array)
+            itemsize = tmap.array.dtype.itemsize
+            async_access(m, inst, op, source, elements[inside] * itemsize, itemsize, "read", proxy=False, what="TMA read")
+            for cta in targets:
+                _write_box(m, inst, op, cta, int(dst_offsets[0]), tmap, data)
+                bar_cta = cta if masks is not None else int(bar_ctas[0])
+                key: Key = (bar_cta, int(bar_offsets[0]))
+                complete_tx(m, inst, key, tmap.box_bytes, lane, op.done)
+        m.bump()
+
+    return run
+
+
+def _targets(m: Machine, lane: int, own: int, mask: Any) -> list[int]:
+    if mask is None:
+        return [int(own)]
+    geometry = m.geometry
+    cluster = int(geometry.cta_cluster[geometry.lane_cta[lane]])
+    members = geometry.cluster_members[cluster]
+    return [int(members[rank]) for rank in range(geometry.cluster_size) if int(mask) >> rank & 1]
+
+
+def _gather_box(m: Machine, tmap: TensorMap, coords: list[int]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    elements, inside = box_elements(tmap, coords)
+    region = _region_of_array(m, tmap.array)
+    itemsize = tmap.array.dtype.itemsize
+    data = mem.gather(region, elements * itemsize, itemsize)
+    fill = np.zeros(itemsize, dtype=np.uint8)
+    if tmap.oob_fill == "nan":
+        fill = np.frombuffer(np.array(np.nan, dtype=tmap.array.dtype).tobytes(), dtype=np.uint8)
+    data = np.where(inside[:, None], data, fill[None, :]).astype(np.uint8)
+    return data, elements, inside
+
+
+def _smem_offsets(base: int, count: int, itemsize: int, swizzle: int) -> npt.NDArray[np.int64]:
+    logical = base + np.arange(count, dtype=np.int64) * itemsize
+    return swizzle_offsets(logical, swizzle)
+
+
+def _write_box(m: Machine, inst: Instruction, op: Operation, cta: int, offset: int, tmap: TensorMap, data: npt.NDArray[np.uint8]) -> None:
+    itemsize = tmap.array.dtype.itemsize
+    offsets = _smem_offsets(offset, data.shape[0], itemsize, tmap.swizzle)
+    if offset < 0 or offset + tmap.box_bytes > m.shared.size:
+        m.fail(
+            f"the TMA box of {tmap.box_bytes} bytes at shared[{offset:#x}] runs past the "
+            f"{m.shared.size} bytes of shared memory",
+            inst,
+        )
+    flat = cta * m.shared.size + offsets
+    async_access(m, inst, op, m.shared, flat, itemsize, "write", proxy=False, what="TMA write")
+    mem.scatter(m.shared, flat, data, itemsize)
+
+
+def _compile_tma_store(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    parts = inst.parts
+    reduce_op = None
+    if parts[0] == "cp" and parts[1] == "reduce":
+        reduce_op = next((p for p in parts if p in ("add", "min", "max", "inc", "dec", "and", "or", "xor")), None)
+        if reduce_op is None:
+            raise Unsupported("reduction operation")
+    map_operand, coord_operands = _map_operand(ops[0])
+    read_map, map_space = address_reader(m, inst, map_operand)
+    read_coords = [reader(m, inst, c, S32) for c in coord_operands]
+    read_src, src_space = address_reader(m, inst, ops[1])
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0:
+            return
+        maps = read_map(m, lanes)
+        coords = [r(m, lanes) for r in read_coords]
+        srcs = read_src(m, lanes)
+        for i, lane in enumerate(lanes.tolist()):
+            one = lanes[i : i + 1]
+            tmap = tensor_map_at(m, inst, int(maps[i]), map_space)
+            src_ctas, src_offsets = locate(m, inst, "shared", srcs[i : i + 1], one, src_space)
+            elements, inside = box_elements(tmap, [int(c[i]) for c in coords])
+            itemsize = tmap.array.dtype.itemsize
+            offsets = int(src_ctas[0]) * m.shared.size + _smem_offsets(int(src_offsets[0]), elements.shape[0], itemsize, tmap.swizzle)
+            read = start(m, lane, ("bulk read", lane), f"bulk reads of thread {lane}", inst.pc)
+            write = start(m, lane, ("bulk write", lane), f"bulk writes of thread {lane}", inst.pc)
+            async_access(m, inst, read, m.shared, offsets, itemsize, "read", proxy=True, what="TMA store read")
+            data = mem.gather(m.shared, offsets, itemsize)[inside]
+            region = _region_of_array(m, tmap.array)
+            targets = elements[inside] * itemsize
+            if reduce_op is not None:
+                data = _reduce(reduce_op, mem.gather(region, targets, itemsize), data, tmap.array.dtype)
+            async_access(m, inst, write, region, targets, itemsize, "write", proxy=False, what="TMA store write")
+            mem.scatter(region, targets, data, itemsize)
+            g = groups(m, "bulk", lane)
+            g.open.extend([read, write])
+        m.bump()
+
+    return run
+
+
+def _reduce(op: str, old: npt.NDArray[np.uint8], new: npt.NDArray[np.uint8], dtype: Any) -> npt.NDArray[np.uint8]:
+    a = np.ascontiguousarray(old).view(dtype).reshape(-1)
+    b = np.ascontiguousarray(new).view(dtype).reshape(-1)
+    with np.errstate(all="ignore"):
+        result = {
+            "add": lambda: a + b,
+            "min": lambda: np.minimum(a, b),
+            "max": lambda: np.maximum(a, b),
+            "and": lambda: a & b,
+            "or": lambda: a | b,
+            "xor": lambda: a ^ b,
+        }[op]()
+    return np.ascontiguousarray(result.astype(dtype)).view(np.uint8).reshape(old.shape)
+
+
+def _compile_bulk_copy(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    parts = inst.parts
+    spaces = [p for p in parts if p in ("global", "shared::cluster", "shared::cta", "shared")]
+    if len(spaces) != 2:
+        raise Unsupported("expected a destination and a source space")
+    dest, source = spaces
+    multicast = "multicast::cluster" in parts
+    read_dst, dst_symbol = address_reader(m, inst, ops[0])
+    read_src, src_symbol = address_reader(m, inst, ops[1])
+    read_size = reader(m, inst, ops[2], U32)
+    read_bar = address_reader(m, inst, ops[3]) if dest != "global" else None
+    read_mask = reader(m, inst, ops[4], U16) if multicast else None
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0:
+            return
+        dsts, srcs, sizes = read_dst(m, lanes), read_src(m, lanes), read_size(m, lanes)
+        masks = read_mask(m, lanes) if read_mask is not None else None
+        for i, lane in enumerate(lanes.tolist()):
+            one = lanes[i : i + 1]
+            size = int(sizes[i])
+            if size % 16:
+                m.fail(f"cp.async.bulk size {size} is not a multiple of 16", inst)
+            src_pieces = resolve(m, inst, _state(source), srcs[i : i + 1], one, size, symbol_space=src_symbol, align=16)
+            src = src_pieces[0]
+            data = mem.gather(src.region, src.offsets, size)
+            if dest == "global":
+                read = start(m, lane, ("bulk read", lane), f"bulk reads of thread {lane}", inst.pc)
+                write = start(m, lane, ("bulk write", lane), f"bulk writes of thread {lane}", inst.pc)
+                async_access(m, inst, read, src.region, src.offsets, size, "read", proxy=True, what="bulk copy read")
+                dst = resolve(m, inst, "global", dsts[i : i + 1], one, size, align=16)[0]
+                async_access(m, inst, write, dst.region, dst.offsets, size, "write", proxy=False, what="bulk copy write")
+                mem.scatter(dst.region, dst.offsets, data, size)
+                groups(m, "bulk", lane).open.extend([read, write])
+                continue
+            assert read_bar is not None
+            read_bar_address, bar_symbol = read_bar
+            bar_ctas, bar_offsets = locate(m, inst, "shared::cluster", read_bar_address(m, one), one, bar_symbol)
+            dst_ctas, dst_offsets = locate(m, inst, "shared::cluster", dsts[i : i + 1], one, dst_symbol)
+            op = start(m, lane, ("tma", lane, int(bar_offsets[0])), f"bulk copies of thread {lane}", inst.pc)
+            async_access(m, inst, op, src.region, src.offsets, size, "read", proxy=source != "global", what="bulk copy read")
+            targets = _targets(m, lane, int(dst_ctas[0]), masks[i] if masks is not None else None)
+            for cta in targets:
+                flat = np.array([cta * m.shared.size + int(dst_offsets[0])])
+                if int(dst_offsets[0]) + size > m.shared.size:
+                    m.fail("cp.async.bulk runs past the end of shared memory", inst)
+                async_access(m, inst, op, m.shared, flat, size, "write", proxy=False, what="bulk copy write")
+                mem.scatter(m.shared, flat, data, size)
+                bar_cta = cta if masks is not None else int(bar_ctas[0])
+                complete_tx(m, inst, (bar_cta, int(bar_offsets[0])), size, lane, op.done)
+        m.bump()
+
+    return run
+
+
+def _state(space: str) -> str:
+    return "shared" if space in ("shared::cta", "shared") else space
+
+
+# -- cp.async (non-bulk) --------------------------------------------------------------------------
+
+
+def _compile_cp_async(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    read_dst, dst_symbol = address_reader(m, inst, ops[0])
+    read_src, src_symbol = address_reader(m, inst, ops[1])
+    size_operand = ops[2]
+    if not hasattr(size_operand, "value"):
+        raise Unsupported("the copy size must be an immediate")
+    size = int(size_operand.value)  # pyright: ignore[reportAttributeAccessIssue]
+    if size not in (4, 8, 16):
+        raise Unsupported(f"copy size {size}")
+    read_src_size = None
+    read_ignore = None
+    if len(ops) > 3:
+        extra = ops[3]
+        if isinstance(extra, Reg) and m.program.registers[extra.index].width == 1:
+            read_ignore = reader(m, inst, extra, PRED)
+        elif not isinstance(extra, Sym):
+            read_src_size = reader(m, inst, extra, U32)
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0:
+            return
+        dsts, srcs = read_dst(m, lanes), read_src(m, lanes)
+        valid = np.full((lanes.shape[0],), size, dtype=np.int64)
+        if read_src_size is not None:
+            valid = np.minimum(read_src_size(m, lanes).astype(np.int64), size)
+        if read_ignore is not None:
+            valid = np.where(read_ignore(m, lanes), 0, size)
+        dst_pieces = resolve(m, inst, "shared", dsts, lanes, size, symbol_space=dst_symbol)
+        data = np.zeros((lanes.shape[0], size), dtype=np.uint8)
+        reading = np.flatnonzero(valid > 0)
+        if reading.size:
+            src_pieces = resolve(m, inst, "global", srcs[reading], lanes[reading], size, symbol_space=src_symbol, align=1)
+            for piece in src_pieces:
+                rows = reading[piece.rows]
+                data[rows] = mem.gather(piece.region, piece.offsets, size)
+        keep = np.arange(size)[None, :] < valid[:, None]
+        data = np.where(keep, data, 0).astype(np.uint8)
+        for i, lane in enumerate(lanes.tolist()):
+            op = start(m, lane, ("cp.async", lane), f"cp.async of thread {lane}", inst.pc)
+            for piece in dst_pieces:
+                chosen = np.flatnonzero(piece.rows == i)
+                if chosen.size:
+                    async_access(m, inst, op, piece.region, piece.offsets[chosen], size, "write", proxy=False, what="cp.async write")
+            if op.actor is not None:
+                # cp.async writes through the generic proxy.
+                _mark_generic(m, dst_pieces, i, size)
+            groups(m, "cp.async", lane).open.append(op)
+        for piece in dst_pieces:
+            mem.scatter(piece.region, piece.offsets, data[piece.rows], size)
+        m.bump()
+
+    return run
+
+
+def _mark_generic(m: Machine, pieces: list[Piece], row: int, size: int) -> None:
+    for piece in pieces:
+        chosen = np.flatnonzero(piece.rows == row)
+        if chosen.size and piece.region.shadow is not None:
+            bytes_ = mem.byte_indices(piece.offsets[chosen], size)
+            piece.region.shadow.w_generic[bytes_] = True
+
+
+def _compile_cp_async_groups(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    action = inst.parts[2]
+    if action == "commit_group":
+        return lambda m, lanes: commit(m, "cp.async", lanes)
+    if action == "wait_all":
+        def wait_all(m: Machine, lanes: Lanes) -> None:
+            commit(m, "cp.async", lanes)
+            wait_groups(m, "cp.async", lanes, 0)
+
+        return wait_all
+    keep = ops[0]
+    count = int(keep.value)  # pyright: ignore[reportAttributeAccessIssue]
+    return lambda m, lanes: wait_groups(m, "cp.async", lanes, count)
+
+
+def _compile_cp_async_arrive(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    from tileas_py.sim.isa.mbarrier import add_clock, arrive, barriers
+
+    no_increment = "noinc" in inst.parts
+    read_bar, bar_symbol = address_reader(m, inst, ops[0])
+    space = space_of(inst.opcode)
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0:
+            return
+        ctas, offsets = locate(m, inst, space, read_bar(m, lanes), lanes, bar_symbol)
+        for i, lane in enumerate(lanes.tolist()):
+            key: Key = (int(ctas[i]), int(offsets[i]))
+            barrier = barriers(m).get(key)
+            g = groups(m, "cp.async", lane)
+            pending = [op for group in g.committed for op in group] + g.open
+            if barrier is not None and not no_increment:
+                barrier.pending += 1
+            if barrier is not None and m.clocks is not None:
+                # The arrival happens once the thread's copies have landed: it publishes the
+                # thread's clock and the copies' completion (the thread itself learns nothing).
+                published = m.clocks.release(lanes[i : i + 1])
+                for op in pending:
+                    if op.component >= 0:
+                        published[op.component] = max(published[op.component], op.clock)
+                add_clock(barrier, published)
+            arrive(m, inst, key, lanes[i : i + 1], np.ones(1, dtype=np.int64), release=False)
+
+    return run

@@ -1,0 +1,305 @@
+"""CTA barriers (`bar`, `barrier`), cluster barriers (`barrier.cluster`), fences.
+
+A CTA barrier counts arriving threads per (CTA, barrier id) until its expected count (the
+instruction's thread count, or every thread of the CTA that has not exited); then the
+threads waiting at it go on, and each has acquired the clocks of every thread that arrived
+(`bar.arrive` releases without waiting). `bar.red` also combines a predicate or count
+over the arriving threads. `barrier.cluster.arrive` / `.wait` are the split cluster-wide
+barrier: a wait returns once every thread of the cluster has arrived in the phase the
+waiting thread arrived in.
+
+`fence.proxy.async` covers the generic writes ordered before it for the async proxy (see
+`tileas_py.sim.races`). The other fences and `membar` order memory; the simulator's memory
+is sequentially consistent, and strong accesses synchronise (`memory_ops`), so they need
+no action of their own.
+PTX ISA, "Parallel Synchronization and Communication Instructions":
+https://docs.nvidia.com/cuda/parallel-thread-execution/#parallel-synchronization-and-communication-instructions
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from tileas_py.sim.clocks import Clock, join
+from tileas_py.sim.isa import Unsupported, semantics
+from tileas_py.sim.isa.collective import converge, wake_all_convergence
+from tileas_py.sim.isa.operands import Operand, reader, writer
+from tileas_py.sim.program import Action, Instruction
+from tileas_py.sim.ptx_types import ptx_type
+
+if TYPE_CHECKING:
+    from tileas_py.sim.machine import Machine
+
+Lanes = npt.NDArray[np.int64]
+U32 = ptx_type("u32")
+PRED = ptx_type("pred")
+
+
+@dataclass
+class CtaBarrier:
+    arrived: int = 0
+    expected: int | None = None
+    waiting: list[Lanes] = field(default_factory=list[Lanes])
+    clock: Clock | None = None
+    reduction: list[npt.NDArray[np.bool_]] = field(default_factory=list[npt.NDArray[np.bool_]])
+    reduce_lanes: list[Lanes] = field(default_factory=list[Lanes])
+    writers: list[tuple[Lanes, Instruction]] = field(default_factory=list[tuple[Lanes, Instruction]])
+
+
+def _barriers(m: Machine) -> dict[tuple[int, int], CtaBarrier]:
+    return m.state.setdefault("cta_barriers", {})
+
+
+def _cta_threads_left(m: Machine, cta: int) -> int:
+    from tileas_py.sim.machine import EXITED
+
+    padded = m.geometry.padded
+    status = m.status[cta * padded : (cta + 1) * padded]
+    live = m.geometry.live[cta * padded : (cta + 1) * padded]
+    return int((live & (status != EXITED)).sum())
+
+
+@semantics("bar", "barrier", klass="sync")
+def compile_bar(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    parts = inst.parts
+    if len(parts) > 1 and parts[1] == "cluster":
+        return _compile_cluster(m, inst, ops)
+    if len(parts) > 1 and parts[1] == "warp":
+        return _compile_warp_sync(m, inst, ops)
+    words = [p for p in parts[1:] if p != "cta"]
+    kind = words[0] if words else "sync"
+    aligned = inst.root == "bar" or "aligned" in parts
+    operands = list(ops)
+    result_writer = None
+    if kind == "red":
+        result = operands.pop(0)
+        op = words[1]
+        result_type = PRED if op in ("and", "or") else U32
+        result_writer = writer(m, inst, result, result_type)
+    else:
+        op = None
+    read_id = reader(m, inst, operands[0], U32)
+    read_count = None
+    predicate = None
+    rest = operands[1:]
+    if kind == "red":
+        predicate = reader(m, inst, rest.pop(), PRED)
+    if rest:
+        read_count = reader(m, inst, rest[0], U32)
+    if kind not in ("sync", "arrive", "red"):
+        raise Unsupported(f"barrier form '{kind}'")
+    waits = kind != "arrive"
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0:
+            return
+        if aligned:
+            lanes = converge(m, inst, lanes, 32)
+            if lanes.size == 0:
+                return
+        ids = read_id(m, lanes)
+        counts = read_count(m, lanes) if read_count is not None else None
+        flags = predicate(m, lanes) if predicate is not None else None
+        ctas = m.geometry.lane_cta[lanes]
+        keys = ctas.astype(np.int64) * 16 + ids.astype(np.int64)
+        for key in np.unique(keys).tolist():
+            chosen = keys == key
+            group = lanes[chosen]
+            cta, barrier_id = divmod(key, 16)
+            state = _barriers(m).setdefault((cta, barrier_id), CtaBarrier())
+            if counts is not None:
+                state.expected = int(counts[chosen][0])
+            state.arrived += int(group.size)
+            if m.clocks is not None:
+                published = m.clocks.release(group)
+                state.clock = published if state.clock is None else join(state.clock, published)
+            if waits:
+                state.waiting.append(group)
+                m.report.barrier_waits += int(group.size)
+                if flags is not None and result_writer is not None:
+                    state.reduction.append(flags[chosen])
+                    state.reduce_lanes.append(group)
+                m.block(group, ("bar", cta, barrier_id), f"barrier {barrier_id} ({inst.where()})")
+            _try_complete(m, cta, barrier_id, op, result_writer)
+        m.bump()
+
+    return run
+
+
+def _try_complete(m: Machine, cta: int, barrier_id: int, op: str | None = None, result_writer=None) -> None:  # noqa: ANN001
+    state = _barriers(m).get((cta, barrier_id))
+    if state is None or state.arrived == 0:
+        return
+    expected = state.expected if state.expected is not None else _cta_threads_left(m, cta)
+    if state.arrived < expected:
+        return
+    del _barriers(m)[(cta, barrier_id)]
+    waiting = np.concatenate(state.waiting) if state.waiting else np.zeros(0, dtype=np.int64)
+    if m.clocks is not None and state.clock is not None and waiting.size:
+        m.clocks.acquire(waiting, state.clock)
+    if state.reduce_lanes and result_writer is not None:
+        every = np.concatenate(state.reduction)
+        result: npt.NDArray[np.generic]
+        if op == "popc":
+            result = np.full(waiting.size, int(every.sum()), dtype=np.uint32)
+        elif op == "and":
+            result = np.full(waiting.size, bool(every.all()), dtype=np.bool_)
+        else:
+            result = np.full(waiting.size, bool(every.any()), dtype=np.bool_)
+        result_writer(m, np.concatenate(state.reduce_lanes), result)
+    m.wake(("bar", cta, barrier_id))
+
+
+def on_exit(m: Machine, lanes: Lanes) -> None:
+    """Threads exited: barriers that counted on them may now be complete."""
+    ctas = np.unique(m.geometry.lane_cta[lanes]).tolist()
+    for (cta, barrier_id) in list(_barriers(m)):
+        if cta in ctas:
+            _try_complete(m, cta, barrier_id)
+    clusters = np.unique(m.geometry.cta_cluster[np.array(ctas, dtype=np.int64)]).tolist()
+    for cluster in clusters:
+        _try_complete_cluster(m, cluster)
+    wake_all_convergence(m)
+    from tileas_py.sim.isa.wgmma import on_thread_exit
+
+    on_thread_exit(m, lanes)
+
+
+# -- cluster barriers --------------------------------------------------------------------------
+
+
+@dataclass
+class ClusterBarrier:
+    phase: int = 0
+    arrived: int = 0
+    clock: Clock | None = None
+    completed: dict[int, Clock | None] = field(default_factory=dict[int, "Clock | None"])
+
+
+def _cluster_state(m: Machine) -> tuple[dict[int, ClusterBarrier], npt.NDArray[np.int64]]:
+    barriers: dict[int, ClusterBarrier] = m.state.setdefault("cluster_barriers", {})
+    if "cluster_arrived" not in m.state:
+        m.state["cluster_arrived"] = np.full(m.lanes, -1, dtype=np.int64)
+    return barriers, m.state["cluster_arrived"]
+
+
+def _cluster_threads_left(m: Machine, cluster: int) -> int:
+    ctas = m.geometry.cluster_members[cluster]
+    return sum(_cta_threads_left(m, int(c)) for c in ctas)
+
+
+def _compile_cluster(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    parts = inst.parts
+    action = parts[2]
+    relaxed = "relaxed" in parts
+    aligned = "aligned" in parts
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0:
+            return
+        if aligned:
+            lanes = converge(m, inst, lanes, 32)
+            if lanes.size == 0:
+                return
+        barriers, arrived = _cluster_state(m)
+        clusters = m.geometry.cta_cluster[m.geometry.lane_cta[lanes]]
+        for cluster in np.unique(clusters).tolist():
+            group = lanes[clusters == cluster]
+            state = barriers.setdefault(cluster, ClusterBarrier())
+            if action == "arrive":
+                again = group[arrived[group] == state.phase]
+                if again.size:
+                    m.fail(f"{m.describe_lanes(again)} arrive twice at the cluster barrier", inst)
+                arrived[group] = state.phase
+                state.arrived += int(group.size)
+                if m.clocks is not None and not relaxed:
+                    published = m.clocks.release(group)
+                    state.clock = published if state.clock is None else join(state.clock, published)
+                _try_complete_cluster(m, cluster)
+            elif action == "wait":
+                phases = arrived[group]
+                missing = group[phases < 0]
+                if missing.size:
+                    m.fail(f"{m.describe_lanes(missing)} wait at the cluster barrier without arriving", inst)
+                done = group[phases < state.phase]
+                pending = group[phases >= state.phase]
+                _acquire_cluster(m, state, done, phases[phases < state.phase])
+                arrived[done] = -1
+                m.report.barrier_waits += int(group.size)
+                if pending.size:
+                    m.block(pending, ("cluster", cluster), "the cluster barrier", retry_at=inst.pc)
+            else:
+                raise Unsupported(f"barrier.cluster.{action}")
+        m.bump()
+
+    return run
+
+
+def _acquire_cluster(m: Machine, state: ClusterBarrier, lanes: Lanes, phases: npt.NDArray[np.int64]) -> None:
+    if m.clocks is None or lanes.size == 0:
+        return
+    for phase in np.unique(phases).tolist():
+        clock = state.completed.get(phase)
+        if clock is not None:
+            m.clocks.acquire(lanes[phases == phase], clock)
+
+
+def _try_complete_cluster(m: Machine, cluster: int) -> None:
+    barriers, _ = _cluster_state(m)
+    state = barriers.get(cluster)
+    if state is None or state.arrived == 0:
+        return
+    if state.arrived < _cluster_threads_left(m, cluster):
+        return
+    state.completed[state.phase] = state.clock
+    state.completed.pop(state.phase - 2, None)
+    state.phase += 1
+    state.arrived = 0
+    state.clock = None
+    m.wake(("cluster", cluster))
+
+
+# -- warp sync and fences --------------------------------------------------------------------
+
+
+def _compile_warp_sync(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    read_mask = reader(m, inst, ops[0], U32)
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0:
+            return
+        lanes = converge(m, inst, lanes, 32, read_mask(m, lanes))
+        if lanes.size and m.clocks is not None:
+            for warp in np.unique(lanes // 32).tolist():
+                group = lanes[lanes // 32 == warp]
+                m.clocks.acquire(group, m.clocks.release(group))
+
+    return run
+
+
+@semantics("membar", "fence", klass="sync")
+def compile_fence(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    parts = inst.parts
+    if inst.root == "fence" and len(parts) > 2 and parts[1] == "proxy" and parts[2] == "async":
+        spaces = [p for p in parts[3:] if p in ("shared::cta", "shared::cluster", "global", "shared")]
+
+        def proxy_fence(m: Machine, lanes: Lanes) -> None:
+            if lanes.size == 0 or m.clocks is None:
+                return
+            m.clocks.tick(lanes)
+            for region in m.regions:
+                if region.shadow is None:
+                    continue
+                if spaces:
+                    wanted = "shared" if region is m.shared else "global"
+                    if not any(s.startswith(wanted) for s in spaces):
+                        continue
+                region.shadow.fence(lanes)
+
+        return proxy_fence
+    return lambda m, lanes: None
+

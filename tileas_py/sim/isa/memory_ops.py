@@ -1,0 +1,370 @@
+"""Loads, stores, atomics and address-space conversions.
+
+`ld` / `st` move 1 to 16 bytes per thread (a scalar or a `.v2` / `.v4` / `.v8` vector) in
+any state space, through `access.resolve` (bounds, alignment) and the race checker. Strong
+accesses (`.volatile`, `.relaxed`, `.acquire`, `.release`) and atomics do not race with
+each other; `.release` stores and atomics publish the thread's clock at the location and
+`.acquire` loads and atomics join it, which is how flag-based synchronisation orders the
+accesses around it. Atomics on one address from one group of threads are applied one
+thread after another, in lane order.
+PTX ISA, "Data Movement and Conversion Instructions":
+https://docs.nvidia.com/cuda/parallel-thread-execution/#data-movement-and-conversion-instructions
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tileas_py.sim import memory as mem
+from tileas_py.sim.clocks import Clock, join
+from tileas_py.sim.isa import Unsupported, semantics
+from tileas_py.sim.isa.access import Piece, load, resolve, space_of, store
+from tileas_py.sim.isa.alu import float_arith
+from tileas_py.sim.isa.operands import (
+    Operand,
+    address_reader,
+    reader,
+    vector_elements,
+    writer,
+)
+from tileas_py.sim.program import Action, Instruction
+from tileas_py.sim.ptx_types import UNSIGNED, PtxType, from_bits, is_type_name, ptx_type, to_bits
+
+if TYPE_CHECKING:
+    from tileas_py.sim.machine import Machine
+
+Lanes = npt.NDArray[np.int64]
+
+_VECTORS = {"v2": 2, "v4": 4, "v8": 8}
+_STRONG = ("volatile", "relaxed", "acquire", "release", "acq_rel", "mmio")
+
+
+def _element_type(inst: Instruction) -> PtxType:
+    types = [p for p in inst.parts[1:] if is_type_name(p)]
+    if not types:
+        raise Unsupported("no operand type")
+    return ptx_type(types[-1])
+
+
+def _vector(inst: Instruction) -> int:
+    return next((_VECTORS[p] for p in inst.parts[1:] if p in _VECTORS), 1)
+
+
+def _semantics(inst: Instruction) -> str | None:
+    return next((p for p in inst.parts[1:] if p in _STRONG), None)
+
+
+# -- synchronisation through memory -------------------------------------------------------------
+
+
+def _sync_key(piece: Piece, row: int) -> Hashable:
+    return (id(piece.region), int(piece.offsets[row]))
+
+
+def publish(m: Machine, pieces: list[Piece], lanes: Lanes) -> None:
+    """Release: each thread's clock joins the location's published clock."""
+    clocks = m.clocks
+    if clocks is None:
+        return
+    published: dict[Hashable, Clock] = m.state.setdefault("published", {})
+    for piece in pieces:
+        for row in range(piece.rows.shape[0]):
+            lane = lanes[piece.rows[row]]
+            key = _sync_key(piece, row)
+            clock = clocks.row(int(lane))
+            published[key] = join(published[key], clock) if key in published else clock
+            clocks.tick(np.array([lane]))
+
+
+def observe(m: Machine, pieces: list[Piece], lanes: Lanes) -> None:
+    """Acquire: each thread joins what was published at the location it read."""
+    clocks = m.clocks
+    if clocks is None:
+        return
+    published: dict[Hashable, Clock] = m.state.get("published", {})
+    for piece in pieces:
+        for row in range(piece.rows.shape[0]):
+            clock = published.get(_sync_key(piece, row))
+            if clock is not None:
+                clocks.acquire(np.array([lanes[piece.rows[row]]]), clock)
+
+
+# -- ld / st ------------------------------------------------------------------------------------
+
+
+@semantics("ld", "ldu", klass="memory")
+def compile_ld(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    ty = _element_type(inst)
+    count = _vector(inst)
+    size = ty.bytes * count
+    space = space_of(inst.opcode)
+    read_address, symbol_space = address_reader(m, inst, ops[1])
+    destinations = vector_elements(ops[0])
+    if len(destinations) != count:
+        raise Unsupported(f"{count} elements but {len(destinations)} destinations")
+    writers = [writer(m, inst, d, ty) for d in destinations]
+    sem = _semantics(inst)
+    mode = "atomic" if sem is not None else "read"
+    acquire = sem in ("acquire", "acq_rel")
+    element = ptx_type(f"b{ty.bits}") if ty.kind != "pred" else ty
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0:
+            return
+        addresses = read_address(m, lanes)
+        pieces = resolve(m, inst, space, addresses, lanes, size, symbol_space=symbol_space, align=_align(size))
+        _forbid_tensor_map(m, inst, pieces)
+        raw = load(m, inst, pieces, lanes, size, mode=mode)
+        if acquire:
+            observe(m, pieces, lanes)
+        words = raw.reshape(lanes.shape[0], count, ty.bytes)
+        for i, write in enumerate(writers):
+            bits = np.ascontiguousarray(words[:, i, :]).view(element.storage).reshape(-1)
+            write(m, lanes, from_bits(bits, ty))
+
+    return run
+
+
+def _align(size: int) -> int:
+    return size if size & (size - 1) == 0 else 1
+
+
+def _forbid_tensor_map(m: Machine, inst: Instruction, pieces: list[Piece]) -> None:
+    maps: dict[int, Any] = m.state.get("tensor_maps", {})
+    if not maps:
+        return
+    for piece in pieces:
+        if piece.region is m.params:
+            for offset in np.unique(piece.offsets // 128 * 128).tolist():
+                if offset in maps:
+                    m.fail(
+                        "reading the bytes of a CUtensorMap is not supported (its encoding "
+                        "is not public)",
+                        inst,
+                    )
+
+
+@semantics("st", klass="memory")
+def compile_st(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    ty = _element_type(inst)
+    count = _vector(inst)
+    size = ty.bytes * count
+    space = space_of(inst.opcode)
+    read_address, symbol_space = address_reader(m, inst, ops[0])
+    sources = vector_elements(ops[1])
+    if len(sources) != count:
+        raise Unsupported(f"{count} elements but {len(sources)} sources")
+    readers = [reader(m, inst, s, ty) for s in sources]
+    sem = _semantics(inst)
+    mode = "atomic" if sem is not None else "write"
+    release = sem in ("release", "acq_rel")
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0:
+            return
+        addresses = read_address(m, lanes)
+        pieces = resolve(m, inst, space, addresses, lanes, size, symbol_space=symbol_space, align=_align(size))
+        parts = [to_bits(r(m, lanes), ty).view(np.uint8).reshape(lanes.shape[0], ty.bytes) for r in readers]
+        data = np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
+        if release:
+            publish(m, pieces, lanes)
+        store(m, inst, pieces, lanes, data, size, mode=mode)
+
+    return run
+
+
+# -- atomics --------------------------------------------------------------------------------------
+
+_INTEGER_OPS = {
+    "and": lambda old, b, c: old & b,
+    "or": lambda old, b, c: old | b,
+    "xor": lambda old, b, c: old ^ b,
+    "exch": lambda old, b, c: b,
+    "add": lambda old, b, c: old + b,
+    "min": lambda old, b, c: np.minimum(old, b),
+    "max": lambda old, b, c: np.maximum(old, b),
+    "inc": lambda old, b, c: np.where(old >= b, 0, old + 1).astype(old.dtype),
+    "dec": lambda old, b, c: np.where((old == 0) | (old > b), b, old - 1).astype(old.dtype),
+    "cas": lambda old, b, c: np.where(old == b, c, old).astype(old.dtype),
+}
+
+
+@semantics("atom", "red", klass="memory")
+def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    ty = _element_type(inst)
+    parts = inst.parts
+    op = next((p for p in parts[1:] if p in _INTEGER_OPS), None)
+    if op is None:
+        raise Unsupported("atomic operation")
+    count = _vector(inst)
+    space = space_of(inst.opcode)
+    returns = inst.root == "atom"
+    operands = list(ops)
+    dest = operands.pop(0) if returns else None
+    read_address, symbol_space = address_reader(m, inst, operands[0])
+    values = [reader(m, inst, e, ty) for e in vector_elements(operands[1])]
+    compare = reader(m, inst, operands[2], ty) if op == "cas" else None
+    writers = [writer(m, inst, e, ty) for e in vector_elements(dest)] if dest is not None else []
+    size = ty.bytes * count
+    sem = _semantics(inst)
+    acquire = sem in ("acquire", "acq_rel")
+    release = sem in ("release", "acq_rel")
+    if ty.is_float and op not in ("add", "exch", "min", "max"):
+        raise Unsupported(f"atom.{op} on floats")
+    if ty.lanes > 1 and op != "add" and op not in ("min", "max"):
+        raise Unsupported(f"atom.{op} on packed types")
+    unsigned = ptx_type(f"b{ty.bits}")
+
+    def combine(old: Any, b: Any, c: Any) -> Any:
+        if ty.is_float and op == "add":
+            return float_arith("add", [old, b], ty.element, "rn")
+        if op in ("min", "max") and not ty.is_signed and not ty.is_float:
+            return _INTEGER_OPS[op](old.view(unsigned.dtype), b.view(unsigned.dtype), c).view(old.dtype)
+        return _INTEGER_OPS[op](old, b, c if c is not None else b)
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0:
+            return
+        addresses = read_address(m, lanes)
+        pieces = resolve(m, inst, space, addresses, lanes, size, symbol_space=symbol_space, align=_align(size))
+        operand_values = [r(m, lanes) for r in values]
+        c_values = compare(m, lanes) if compare is not None else None
+        old_out = [np.empty_like(v) for v in operand_values]
+        if acquire:
+            observe(m, pieces, lanes)
+        if release:
+            publish(m, pieces, lanes)
+        actor = m.actor(lanes, inst.pc)
+        for piece in pieces:
+            m.record(piece.region, piece.offsets, size, actor, "atomic", inst, inst.opcode, owners=piece.rows)
+            # Apply one thread per address at a time: repeated addresses in lane order.
+            remaining = np.arange(piece.rows.shape[0])
+            while remaining.size:
+                _, first = np.unique(piece.offsets[remaining], return_index=True)
+                now = remaining[np.sort(first)]
+                rows = piece.rows[now]
+                raw = mem.gather(piece.region, piece.offsets[now], size).reshape(now.shape[0], count, ty.bytes)
+                new_parts: list[Any] = []
+                for i in range(count):
+                    old = from_bits(np.ascontiguousarray(raw[:, i, :]).view(UNSIGNED[ty.bits]).reshape(-1), ty)
+                    old_out[i][rows] = old
+                    new = combine(old, operand_values[i][rows], c_values[rows] if c_values is not None else None)
+                    new_parts.append(to_bits(np.asarray(new).astype(ty.dtype), ty).view(np.uint8).reshape(-1, ty.bytes))
+                data = np.concatenate(new_parts, axis=1) if count > 1 else new_parts[0]
+                mem.scatter(piece.region, piece.offsets[now], data, size)
+                remaining = np.setdiff1d(remaining, now, assume_unique=True)
+        for write, old in zip(writers, old_out, strict=False):
+            write(m, lanes, old)
+        m.bump()
+
+    return run
+
+
+# -- address spaces -------------------------------------------------------------------------------
+
+_GENERIC_BASES = {
+    "shared": mem.GENERIC_SHARED,
+    "shared::cta": mem.GENERIC_SHARED,
+    "shared::cluster": mem.GENERIC_SHARED,
+    "local": mem.GENERIC_LOCAL,
+    "param": mem.GENERIC_PARAM,
+    "const": mem.GENERIC_CONST,
+    "global": 0,
+}
+
+
+@semantics("cvta", klass="alu")
+def compile_cvta(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    parts = inst.parts
+    to_space = parts[1] == "to"
+    space = parts[2] if to_space else parts[1]
+    if space.startswith("param::"):
+        space = "param"
+    if space not in _GENERIC_BASES:
+        raise Unsupported(f"cvta to or from .{space}")
+    base = np.uint64(_GENERIC_BASES[space])
+    ty = ptx_type(parts[-1])
+    read = reader(m, inst, ops[1], ptx_type("u64"))
+    write = writer(m, inst, ops[0], ty)
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        a = read(m, lanes)
+        out = a - base if to_space else a + base
+        write(m, lanes, out.astype(ty.dtype))
+
+    return run
+
+
+@semantics("mapa", klass="alu")
+def compile_mapa(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    ty = ptx_type(inst.parts[-1])
+    generic = "shared::cluster" not in inst.parts
+    read_a = reader(m, inst, ops[1], ptx_type("u64"))
+    read_rank = reader(m, inst, ops[2], ptx_type("u32"))
+    write = writer(m, inst, ops[0], ty)
+    shift = np.uint64(mem.RANK_SHIFT)
+    mask = np.uint64(mem.OFFSET_MASK)
+    base = np.uint64(mem.GENERIC_SHARED)
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        a = read_a(m, lanes)
+        rank = read_rank(m, lanes).astype(np.uint64)
+        if generic:
+            a = a - base
+        if (rank >= m.geometry.cluster_size).any():
+            m.fail("mapa to a CTA rank outside the cluster", inst)
+        mapped = (a & mask) | ((rank + np.uint64(1)) << shift)
+        if generic:
+            mapped = mapped + base
+        write(m, lanes, mapped.astype(ty.dtype))
+
+    return run
+
+
+@semantics("getctarank", klass="alu")
+def compile_getctarank(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    generic = "shared::cluster" not in inst.parts
+    read_a = reader(m, inst, ops[1], ptx_type("u64"))
+    write = writer(m, inst, ops[0], ptx_type("u32"))
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        a = read_a(m, lanes)
+        if generic:
+            a = a - np.uint64(mem.GENERIC_SHARED)
+        rank = (a >> np.uint64(mem.RANK_SHIFT)).astype(np.int64)
+        own = m.geometry.cta_rank[m.geometry.lane_cta[lanes]]
+        write(m, lanes, np.where(rank > 0, rank - 1, own).astype(np.uint32))
+
+    return run
+
+
+@semantics("isspacep", klass="alu")
+def compile_isspacep(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    space = inst.parts[1]
+    windows = {
+        "global": mem.GLOBAL_WINDOW,
+        "shared": mem.SHARED_WINDOW,
+        "shared::cta": mem.SHARED_WINDOW,
+        "shared::cluster": mem.SHARED_WINDOW,
+        "local": mem.LOCAL_WINDOW,
+        "param": mem.PARAM_WINDOW,
+        "const": mem.CONST_WINDOW,
+    }
+    if space not in windows:
+        raise Unsupported(f"isspacep.{space}")
+    window = windows[space]
+    read = reader(m, inst, ops[1], ptx_type("u64"))
+    write = writer(m, inst, ops[0], ptx_type("pred"))
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        which = (read(m, lanes) >> np.uint64(mem.WINDOW_SHIFT)).astype(np.int64)
+        result = which >= window if window == mem.GLOBAL_WINDOW else which == window
+        if space == "shared::cta":
+            result = result & ((read(m, lanes) - np.uint64(mem.GENERIC_SHARED)) >> np.uint64(mem.RANK_SHIFT) == 0)
+        write(m, lanes, result)
+
+    return run

@@ -1,0 +1,158 @@
+"""`TensorMap`: what CUDA's `cuTensorMapEncodeTiled` encodes, for the simulated TMA.
+
+A tensor map names a global array, the box a TMA copy moves, the element strides of its
+traversal, the shared-memory swizzle and the out-of-bounds fill. Everything here is in
+numpy order (outermost dimension first); PTX's coordinates are innermost first. The
+driver's rules are checked at construction (`ValueError`). The map's 128-byte encoding is
+not public, so a kernel that reads the bytes of a map, or rewrites it with
+`tensormap.replace`, stops the run.
+
+CUDA Driver API, "Tensor Map Object Management":
+https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html
+PTX ISA, "Tensor Copy" and "Tensor-map swizzling modes":
+https://docs.nvidia.com/cuda/parallel-thread-execution/#tensor-copy
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import prod
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+SWIZZLES = (0, 32, 64, 128)
+MAX_RANK = 5
+MAX_BOX = 256
+MAX_ELEMENT_STRIDE = 8
+ALIGNMENT = 16
+
+
+@dataclass(frozen=True, eq=False)
+class TensorMap:
+    """A tiled tensor map over `array`.
+
+    Example:
+        >>> import numpy as np
+        >>> a = np.zeros((256, 256), dtype=np.float16)
+        >>> TensorMap(a, box=(64, 64), swizzle=128).box_bytes
+        8192
+    """
+
+    array: npt.NDArray[Any]
+    box: tuple[int, ...]
+    swizzle: int = 0
+    element_strides: tuple[int, ...] | None = None
+    oob_fill: str = "zero"
+
+    def __init__(
+        self,
+        array: npt.NDArray[Any],
+        box: Sequence[int],
+        swizzle: int = 0,
+        element_strides: Sequence[int] | None = None,
+        oob_fill: str = "zero",
+    ) -> None:
+        object.__setattr__(self, "array", array)
+        object.__setattr__(self, "box", tuple(int(b) for b in box))
+        object.__setattr__(self, "swizzle", swizzle)
+        object.__setattr__(
+            self,
+            "element_strides",
+            None if element_strides is None else tuple(int(s) for s in element_strides),
+        )
+        object.__setattr__(self, "oob_fill", oob_fill)
+        self._check()
+
+    def _check(self) -> None:
+        array = self.array
+        if not isinstance(array, np.ndarray):
+            raise ValueError("a TensorMap needs a numpy array")
+        rank = array.ndim
+        if not 1 <= rank <= MAX_RANK:
+            raise ValueError(f"tensor rank must be 1 to {MAX_RANK}, got {rank}")
+        if len(self.box) != rank:
+            raise ValueError(f"box has {len(self.box)} extents for a rank-{rank} array")
+        if any(not 1 <= b <= MAX_BOX for b in self.box):
+            raise ValueError(f"box extents must be 1 to {MAX_BOX}, got {self.box}")
+        strides = self.strides
+        if len(strides) != rank or any(not 1 <= s <= MAX_ELEMENT_STRIDE for s in strides):
+            raise ValueError(
+                f"element strides must be {rank} values from 1 to {MAX_ELEMENT_STRIDE}, got {strides}"
+            )
+        if self.swizzle not in SWIZZLES:
+            raise ValueError(f"swizzle must be 0, 32, 64 or 128 bytes, got {self.swizzle}")
+        if self.oob_fill not in ("zero", "nan"):
+            raise ValueError(f"oob_fill must be 'zero' or 'nan', got {self.oob_fill!r}")
+        if self.oob_fill == "nan" and array.dtype.kind != "f" and "float" not in array.dtype.name:
+            raise ValueError("oob_fill='nan' needs a floating-point array")
+        itemsize = array.dtype.itemsize
+        if array.strides[-1] != itemsize:
+            raise ValueError("the innermost dimension must be contiguous")
+        for axis, stride in enumerate(array.strides[:-1]):
+            if stride <= 0 or stride % ALIGNMENT:
+                raise ValueError(
+                    f"global stride of dimension {axis} is {stride} bytes; it must be a "
+                    f"positive multiple of {ALIGNMENT}"
+                )
+        inner = self.box[-1] * itemsize
+        if inner % ALIGNMENT:
+            raise ValueError(
+                f"the inner box is {inner} bytes; it must be a multiple of {ALIGNMENT}"
+            )
+        if self.swizzle and inner > self.swizzle:
+            raise ValueError(
+                f"the inner box is {inner} bytes, wider than the {self.swizzle}-byte swizzle span"
+            )
+
+    @property
+    def strides(self) -> tuple[int, ...]:
+        """Element strides of the traversal (numpy order)."""
+        return self.element_strides or (1,) * self.array.ndim
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Elements moved along each dimension (numpy order)."""
+        return tuple(-(-b // s) for b, s in zip(self.box, self.strides, strict=True))
+
+    @property
+    def box_bytes(self) -> int:
+        """Bytes one copy moves (and its mbarrier transaction count)."""
+        return prod(self.counts) * self.array.dtype.itemsize
+
+
+def swizzle_offsets(offsets: npt.NDArray[np.int64], swizzle: int) -> npt.NDArray[np.int64]:
+    """Where the hardware puts logical shared-memory byte offsets under a swizzle mode:
+    `Swizzle<B, 4, 3>` on the address (the 16-byte chunk index, bits 4.., XORed with the
+    row bits 7..), B = 3, 2, 1 for 128, 64 and 32 bytes."""
+    if swizzle == 0:
+        return offsets
+    bits = {32: 1, 64: 2, 128: 3}[swizzle]
+    mask = (1 << bits) - 1
+    return offsets ^ (((offsets >> 7) & mask) << 4)
+
+
+def box_elements(
+    tmap: TensorMap, coords: Sequence[int]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """For the box at `coords` (PTX order, innermost first): the flat element index in the
+    array of every element of the box in shared-memory order, and whether it is in bounds."""
+    rank = tmap.array.ndim
+    if len(coords) != rank:
+        raise ValueError(f"{len(coords)} coordinates for a rank-{rank} tensor map")
+    starts = list(reversed([int(c) for c in coords]))  # numpy order
+    axes = [
+        start + stride * np.arange(count)
+        for start, stride, count in zip(starts, tmap.strides, tmap.counts, strict=True)
+    ]
+    grids = np.meshgrid(*axes, indexing="ij")
+    inside = np.ones(grids[0].shape, dtype=np.bool_)
+    flat = np.zeros(grids[0].shape, dtype=np.int64)
+    # The simulator stores every array C-contiguous (see `launch`).
+    element_strides = [int(prod(tmap.array.shape[axis + 1 :])) for axis in range(rank)]
+    for grid, extent, stride in zip(grids, tmap.array.shape, element_strides, strict=True):
+        inside &= (grid >= 0) & (grid < extent)
+        flat += np.clip(grid, 0, extent - 1) * stride
+    return flat.reshape(-1), inside.reshape(-1)
