@@ -56,9 +56,7 @@ class VectorClocks:
             return component
         component = self.components
         if component >= self.matrix.shape[1]:
-            grown = np.zeros(
-                (self.threads, self.matrix.shape[1] * 2), dtype=np.int32
-            )
+            grown = np.zeros((self.threads, self.matrix.shape[1] * 2), dtype=np.int32)
             grown[:, : self.matrix.shape[1]] = self.matrix
             self.matrix = grown
         self.components += 1

@@ -60,6 +60,6 @@ class HazardError(SimulationError):
         )
 
     @property
-    def hazards(self):  # noqa: ANN201 (a list of Hazard; the report owns the type)
+    def hazards(self):
         assert self.report is not None
         return self.report.hazards

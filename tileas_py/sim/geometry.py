@@ -22,10 +22,10 @@ def dim3(value: int | tuple[int, ...], what: str) -> Dim3:
     """CUDA's meaning: an int is (n, 1, 1); a tuple of up to three extents."""
     if isinstance(value, int):
         value = (value,)
-    if not 1 <= len(value) <= 3 or any(
-        not isinstance(v, int) or v < 1 for v in value
-    ):
-        raise ValueError(f"{what} must be a positive int or a tuple of 1 to 3 of them, got {value!r}")
+    if not 1 <= len(value) <= 3 or any(not isinstance(v, int) or v < 1 for v in value):
+        raise ValueError(
+            f"{what} must be a positive int or a tuple of 1 to 3 of them, got {value!r}"
+        )
     padded = (*value, 1, 1)
     return (padded[0], padded[1], padded[2])
 
@@ -34,7 +34,9 @@ def _count(d: Dim3) -> int:
     return d[0] * d[1] * d[2]
 
 
-def _unlinear(index: npt.NDArray[np.int64], dims: Dim3) -> tuple[npt.NDArray[np.int64], ...]:
+def _unlinear(
+    index: npt.NDArray[np.int64], dims: Dim3
+) -> tuple[npt.NDArray[np.int64], ...]:
     x = index % dims[0]
     y = (index // dims[0]) % dims[1]
     z = index // (dims[0] * dims[1])
@@ -114,7 +116,9 @@ class Geometry:
     @cached_property
     def cluster_members(self) -> npt.NDArray[np.int64]:
         """[cluster, rank] -> CTA."""
-        members = np.zeros((self.ctas // self.cluster_size, self.cluster_size), dtype=np.int64)
+        members = np.zeros(
+            (self.ctas // self.cluster_size, self.cluster_size), dtype=np.int64
+        )
         members[self.cta_cluster, self.cta_rank] = np.arange(self.ctas)
         return members
 
@@ -128,4 +132,7 @@ class Geometry:
 
     def warpgroup_of(self, lanes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """Grid-wide warpgroup numbers (four consecutive warps of a CTA)."""
-        return self.lane_cta[lanes] * (-(-self.padded // 128)) + self.lane_tid[lanes] // 128
+        return (
+            self.lane_cta[lanes] * (-(-self.padded // 128))
+            + self.lane_tid[lanes] // 128
+        )

@@ -103,7 +103,9 @@ def _first_line(text: str) -> str:
 
 
 def _read_source(source: str | Path) -> tuple[Path | None, str]:
-    if isinstance(source, Path) or ("\n" not in source and source.endswith((".ptx", ".mlir"))):
+    if isinstance(source, Path) or (
+        "\n" not in source and source.endswith((".ptx", ".mlir"))
+    ):
         path = Path(source)
         try:
             return path, path.read_text()
@@ -121,7 +123,11 @@ def _prepare_module(module: ModuleOp, name: str, fixup: bool) -> Prepared:
         text = api.print_ptx(module)
         return _prepare_ptx(read_ptx(text, name), text, name, fixup)
     lowered = lower_mlir(module)
-    ptx_name = name.removesuffix(".mlir") + ".ptx" if name.endswith(".mlir") else "<lowered>.ptx"
+    ptx_name = (
+        name.removesuffix(".mlir") + ".ptx"
+        if name.endswith(".mlir")
+        else "<lowered>.ptx"
+    )
     program = build_program(read_ptx(lowered.ptx, ptx_name), ptx_name)
     return Prepared(program, lowered.ptx, lowered.messages, lowered.kernels, ptx_name)
 
@@ -174,10 +180,21 @@ def run_prepared(
             f"the CTA needs {shared} bytes of shared memory; sm_90 has at most {MAX_SHARED}",
             file=program.file,
         )
-    report = Report(kernel, shared_bytes=shared, gmma_messages=list(prepared.messages), ptx=prepared.ptx)
-    machine = Machine(program, function, geometry, shared_bytes=shared, check=check, report=report)
+    report = Report(
+        kernel,
+        shared_bytes=shared,
+        gmma_messages=list(prepared.messages),
+        ptx=prepared.ptx,
+    )
+    machine = Machine(
+        program, function, geometry, shared_bytes=shared, check=check, report=report
+    )
     machine.state["dynamic_shared"] = dynamic_shared
-    machine.state["explicit_cluster"] = cluster is not None or "reqnctapercluster" in function.directives or "explicitcluster" in function.directives
+    machine.state["explicit_cluster"] = (
+        cluster is not None
+        or "reqnctapercluster" in function.directives
+        or "explicitcluster" in function.directives
+    )
     binding = _bind_arguments(machine, function, args, record)
     error: SimulationError | None = None
     try:
@@ -221,23 +238,35 @@ def _geometry(
     if "reqntid" in directives:
         required = _pad3(directives["reqntid"])
         if _count(required) != threads or _strip(required) != _strip(block3):
-            fail(f"block {block3} contradicts .reqntid {', '.join(map(str, directives['reqntid']))}")
+            fail(
+                f"block {block3} contradicts .reqntid {', '.join(map(str, directives['reqntid']))}"
+            )
     if "maxntid" in directives:
         limit = _pad3(directives["maxntid"])
         if threads > _count(limit):
-            fail(f"block {block3} has more threads than .maxntid {', '.join(map(str, directives['maxntid']))}")
-    required_cluster = _pad3(directives["reqnctapercluster"]) if "reqnctapercluster" in directives else None
+            fail(
+                f"block {block3} has more threads than .maxntid {', '.join(map(str, directives['maxntid']))}"
+            )
+    required_cluster = (
+        _pad3(directives["reqnctapercluster"])
+        if "reqnctapercluster" in directives
+        else None
+    )
     if cluster3 is None:
         cluster3 = required_cluster or (1, 1, 1)
     elif required_cluster is not None and _strip(required_cluster) != _strip(cluster3):
-        fail(f"cluster {cluster3} contradicts .reqnctapercluster {', '.join(map(str, directives['reqnctapercluster']))}")
+        fail(
+            f"cluster {cluster3} contradicts .reqnctapercluster {', '.join(map(str, directives['reqnctapercluster']))}"
+        )
     if "explicitcluster" in directives and cluster is None and required_cluster is None:
         fail("the kernel has .explicitcluster, so the launch must give a cluster")
     size = _count(cluster3)
     if size > MAX_CLUSTER:
         fail(f"a cluster of {size} CTAs is more than {MAX_CLUSTER}")
     if "maxclusterrank" in directives and size > directives["maxclusterrank"][0]:
-        fail(f"a cluster of {size} CTAs is more than .maxclusterrank {directives['maxclusterrank'][0]}")
+        fail(
+            f"a cluster of {size} CTAs is more than .maxclusterrank {directives['maxclusterrank'][0]}"
+        )
     if any(g % c for g, c in zip(grid3, cluster3, strict=True)):
         fail(f"grid {grid3} is not a whole number of clusters {cluster3}")
     return Geometry(grid3, block3, cluster3)
@@ -264,14 +293,18 @@ class _Binding:
     """The launch's global allocations, and how to hand their contents back."""
 
     copies: list[tuple[npt.NDArray[Any], mem.Region, tuple[int, ...] | None]] = field(
-        default_factory=list["tuple[npt.NDArray[Any], mem.Region, tuple[int, ...] | None]"]
+        default_factory=list[
+            "tuple[npt.NDArray[Any], mem.Region, tuple[int, ...] | None]"
+        ]
     )
 
     def copy_back(self) -> None:
         for array, region, axes in self.copies:
             if not array.flags.writeable:
                 continue
-            stored_shape = array.shape if axes is None else tuple(array.shape[a] for a in axes)
+            stored_shape = (
+                array.shape if axes is None else tuple(array.shape[a] for a in axes)
+            )
             data = region.data[: region.size].view(array.dtype).reshape(stored_shape)
             if axes is not None:
                 data = np.transpose(data, np.argsort(axes))
@@ -299,11 +332,15 @@ def _bind_arguments(
     maps: dict[int, TensorMap] = {}
     machine.state["tensor_maps"] = maps
 
-    def allocate(array: npt.NDArray[Any], label: str, axes: tuple[int, ...] | None = None) -> mem.Region:
+    def allocate(
+        array: npt.NDArray[Any], label: str, axes: tuple[int, ...] | None = None
+    ) -> mem.Region:
         region = regions.get(id(array))
         if region is not None:
             return region
-        stored = np.ascontiguousarray(array if axes is None else np.transpose(array, axes))
+        stored = np.ascontiguousarray(
+            array if axes is None else np.transpose(array, axes)
+        )
         region = machine.add_global(label, stored.nbytes)
         region.data[: stored.nbytes] = stored.reshape(-1).view(np.uint8)
         region.array = array
@@ -313,7 +350,11 @@ def _bind_arguments(
 
     for index, (param, arg) in enumerate(zip(params, args, strict=True)):
         label = f"argument {index} ({param.name})"
-        view = record.params[index] if record is not None and index < len(record.params) else None
+        view = (
+            record.params[index]
+            if record is not None and index < len(record.params)
+            else None
+        )
         if isinstance(arg, np.ndarray) and view is not None:
             arg = _tensor_map_for_view(machine, view, arg, index, allocate, label)
         if isinstance(arg, TensorMap):
@@ -369,7 +410,9 @@ def _tensor_map_for_view(
     try:
         tmap = TensorMap(stored, box, swizzle=view.swizzle)
     except ValueError as error:
-        raise SimulationError(f"argument {index}: {error}", file=machine.program.file) from None
+        raise SimulationError(
+            f"argument {index}: {error}", file=machine.program.file
+        ) from None
     machine.state["array_regions"][id(stored)] = region
     return tmap
 
@@ -383,17 +426,23 @@ def _check_map_param(machine: Machine, param: Symbol, index: int, name: str) -> 
         )
 
 
-def _put(data: bytearray, param: Symbol, value: int, machine: Machine, index: int) -> None:
+def _put(
+    data: bytearray, param: Symbol, value: int, machine: Machine, index: int
+) -> None:
     width = param.size
     if width not in (1, 2, 4, 8):
         raise SimulationError(
             f"argument {index}: parameter '{param.name}' of {width} bytes cannot take a scalar",
             file=machine.program.file,
         )
-    data[param.address : param.address + width] = (value & ((1 << (8 * width)) - 1)).to_bytes(width, "little")
+    data[param.address : param.address + width] = (
+        value & ((1 << (8 * width)) - 1)
+    ).to_bytes(width, "little")
 
 
-def _put_float(data: bytearray, param: Symbol, value: float, machine: Machine, index: int) -> None:
+def _put_float(
+    data: bytearray, param: Symbol, value: float, machine: Machine, index: int
+) -> None:
     width = param.size
     if width == 4:
         raw = np.array(value, dtype=np.float32).tobytes()

@@ -58,7 +58,9 @@ class TiledViewRecord:
 
 @dataclass
 class KernelRecord:
-    params: list[TiledViewRecord | None] = field(default_factory=list["TiledViewRecord | None"])
+    params: list[TiledViewRecord | None] = field(
+        default_factory=list["TiledViewRecord | None"]
+    )
     dynamic_shared: int = 0
 
 
@@ -79,7 +81,9 @@ def _numpy_dtype(element: Attribute) -> Any:
     if isinstance(element, Float64Type):
         return np.float64
     if isinstance(element, IntegerType):
-        return {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[element.width.data]
+        return {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}[
+            element.width.data
+        ]
     name = getattr(element, "name", "")
     if "e4m3" in str(element) or "E4M3" in name:
         return ml_dtypes.float8_e4m3fn
@@ -101,7 +105,11 @@ def _tiled_view_records(module: ModuleOp) -> dict[str, KernelRecord]:
     kernels: dict[str, KernelRecord] = {}
     for op in module.walk():
         name = op.properties.get("sym_name") or op.attributes.get("sym_name")
-        if not isinstance(name, StringAttr) or not op.regions or not op.regions[0].blocks:
+        if (
+            not isinstance(name, StringAttr)
+            or not op.regions
+            or not op.regions[0].blocks
+        ):
             continue
         arguments = op.regions[0].blocks.first.args  # pyright: ignore[reportOptionalMemberAccess]
         if not any(isinstance(a.type, TiledViewType) for a in arguments):
@@ -124,7 +132,11 @@ def _tiled_view_records(module: ModuleOp) -> dict[str, KernelRecord]:
                 encoding = encoding_of(tile)
                 if not isinstance(encoding, SharedEncodingAttr):
                     continue
-                shape = tuple(box.get_values()) if box is not None else tuple(tile.get_shape())  # pyright: ignore[reportAttributeAccessIssue]
+                shape = (
+                    tuple(box.get_values())
+                    if box is not None
+                    else tuple(tile.get_shape())
+                )  # pyright: ignore[reportAttributeAccessIssue]
                 candidate = TiledViewRecord(
                     ints(view.shape),
                     _numpy_dtype(view.element_type),

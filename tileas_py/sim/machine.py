@@ -91,7 +91,9 @@ class Machine:
         self.waiters: dict[Hashable, list[Waiter]] = defaultdict(list)
         self.shared_bytes = shared_bytes
         self.regions: list[mem.Region] = []
-        self.shared = self._region("shared", shared_bytes, owners=geometry.ctas, tracked=True)
+        self.shared = self._region(
+            "shared", shared_bytes, owners=geometry.ctas, tracked=True
+        )
         self.local = self._region("local", program.local_size, owners=lanes)
         self.frame = self._region("frame", program.frame_size, owners=lanes)
         self.params = self._region("param", 0)
@@ -103,7 +105,9 @@ class Machine:
         self.globals: list[mem.Region] = []
         image = program.images.get("global", bytearray())
         self.module_globals = self.add_global("module .global variables", len(image))
-        self.module_globals.data[: len(image)] = np.frombuffer(bytes(image), dtype=np.uint8)
+        self.module_globals.data[: len(image)] = np.frombuffer(
+            bytes(image), dtype=np.uint8
+        )
         self.hazard_keys: set[tuple[Any, ...]] = set()
         self.steps = 0
         # Filled in by the instruction families (tileas_py.sim.isa).
@@ -111,7 +115,9 @@ class Machine:
 
     # -- regions ---------------------------------------------------------------------------
 
-    def _region(self, name: str, size: int, *, owners: int = 1, tracked: bool = False) -> mem.Region:
+    def _region(
+        self, name: str, size: int, *, owners: int = 1, tracked: bool = False
+    ) -> mem.Region:
         shadow = None
         if tracked and self.clocks is not None:
             total = -(-max(size * owners, 1) // 16) * 16
@@ -171,7 +177,9 @@ class Machine:
                 check_inflight(self, inst, active)
             action(self, active)
 
-    def block(self, lanes: Lanes, key: Hashable, reason: str, *, retry_at: int | None = None) -> None:
+    def block(
+        self, lanes: Lanes, key: Hashable, reason: str, *, retry_at: int | None = None
+    ) -> None:
         """Block `lanes` until `wake(key)`; with `retry_at`, they then run that PC again."""
         if lanes.size == 0:
             return
@@ -303,7 +311,11 @@ class Machine:
         assert clocks is not None
         for conflict in conflicts:
             earlier_lane = clocks.owner(conflict.component)
-            earlier = self.party(earlier_lane, conflict.pc, self._access_name(conflict.component, conflict.pc))
+            earlier = self.party(
+                earlier_lane,
+                conflict.pc,
+                self._access_name(conflict.component, conflict.pc),
+            )
             lane = int(actor.components[conflict.row])
             at = self.party(clocks.owner(lane), inst.pc, what)
             address = self.describe_bytes(region, conflict.byte)
@@ -357,4 +369,10 @@ def _span(values: npt.NDArray[np.int64]) -> str:
     return f"{shown}, ... ({values.size} threads)"
 
 
-_STORAGE: dict[int, Any] = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64, 128: np.uint64}
+_STORAGE: dict[int, Any] = {
+    8: np.uint8,
+    16: np.uint16,
+    32: np.uint32,
+    64: np.uint64,
+    128: np.uint64,
+}

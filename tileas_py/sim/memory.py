@@ -96,7 +96,9 @@ def scatter(
     """Store (n, size) bytes at each offset (later rows win where offsets repeat)."""
     if size in (1, 2, 4, 8) and region.data.shape[0] % 8 == 0:
         wide = region.data.view(_UNSIGNED[size])
-        wide[offsets // size] = np.ascontiguousarray(values).view(_UNSIGNED[size]).reshape(-1)
+        wide[offsets // size] = (
+            np.ascontiguousarray(values).view(_UNSIGNED[size]).reshape(-1)
+        )
         return
     index = offsets[:, None] + np.arange(size)
     region.data[index] = values

@@ -59,7 +59,9 @@ def step(y: Floats, up: npt.NDArray[np.bool_]) -> Floats:
     dtype = y.dtype
     if dtype in (np.float16, np.float32, np.float64):
         with np.errstate(all="ignore"):
-            return np.where(up, np.nextafter(y, np.inf), np.nextafter(y, -np.inf)).astype(dtype)
+            return np.where(
+                up, np.nextafter(y, np.inf), np.nextafter(y, -np.inf)
+            ).astype(dtype)
     unsigned = _BITS[np.dtype(dtype)]
     bits = y.view(unsigned).copy()
     sign = _sign_bit(bits, dtype)
@@ -68,7 +70,9 @@ def step(y: Floats, up: npt.NDArray[np.bool_]) -> Floats:
     zero = magnitude == 0
     away = up != negative
     out = np.where(away, bits + unsigned(1), bits - unsigned(1)).astype(unsigned)
-    out = np.where(zero, np.where(up, unsigned(1), sign | unsigned(1)), out).astype(unsigned)
+    out = np.where(zero, np.where(up, unsigned(1), sign | unsigned(1)), out).astype(
+        unsigned
+    )
     nan = np.isnan(y.astype(np.float32))
     out = np.where(nan, bits, out).astype(unsigned)
     return out.view(dtype)
@@ -93,7 +97,11 @@ def round_to(
         if target == np.float64 and residual is None:
             return y
         back = y.astype(np.float64)
-        r = np.zeros_like(x) if residual is None else np.asarray(residual, dtype=np.float64)
+        r = (
+            np.zeros_like(x)
+            if residual is None
+            else np.asarray(residual, dtype=np.float64)
+        )
         finite = np.isfinite(x) & np.isfinite(back)
         if mode == "rn":
             inexact = finite & (back != x) & (r != 0)
@@ -184,7 +192,9 @@ def flush_subnormal(x: Floats) -> Floats:
     if x.dtype != np.float32:
         return x
     tiny = np.abs(x) < np.finfo(np.float32).tiny
-    return np.where(tiny & (x != 0), np.copysign(np.float32(0), x), x).astype(np.float32)
+    return np.where(tiny & (x != 0), np.copysign(np.float32(0), x), x).astype(
+        np.float32
+    )
 
 
 def saturate(x: Floats) -> Floats:

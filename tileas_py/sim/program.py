@@ -315,7 +315,9 @@ def _declare_function(program: Program, op: FuncOp) -> None:
     existing = program.functions.get(name)
     if existing is not None and not existing.op.is_declaration:
         return
-    directives = {d.directive.data: tuple(v.data for v in d.values) for d in op.directives}
+    directives = {
+        d.directive.data: tuple(v.data for v in d.values) for d in op.directives
+    }
     program.functions[name] = Function(name, op.kind.data, op, directives=directives)
 
 
@@ -339,7 +341,12 @@ def _lay_out_frames(
         if isinstance(inner, RegOp):
             index = len(program.registers)
             program.registers.append(
-                Register(index, inner.ptx_name, _type_of(inner.ptx_type.data.value), function.name)
+                Register(
+                    index,
+                    inner.ptx_name,
+                    _type_of(inner.ptx_type.data.value),
+                    function.name,
+                )
             )
             program.register_of[inner.result] = index
         elif isinstance(inner, VarOp):
@@ -353,11 +360,17 @@ def _lay_out_frames(
             space = inner.space.data
             name = inner.var_name.data
             if space is StateSpace.LOCAL:
-                symbol = Symbol(name, "local", local.place(size, align), size, align, ty)
+                symbol = Symbol(
+                    name, "local", local.place(size, align), size, align, ty
+                )
             elif space is StateSpace.PARAM:
-                symbol = Symbol(name, "frame", frame.place(size, align), size, align, ty)
+                symbol = Symbol(
+                    name, "frame", frame.place(size, align), size, align, ty
+                )
             elif space is StateSpace.SHARED:
-                symbol = Symbol(name, "shared", shared.place(size, align), size, align, ty)
+                symbol = Symbol(
+                    name, "shared", shared.place(size, align), size, align, ty
+                )
             else:
                 raise SimulationError(
                     f"function-scope '.{space.value}' variable '{name}' is not supported",

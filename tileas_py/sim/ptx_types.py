@@ -164,8 +164,10 @@ def to_bits(values: Array, ty: PtxType) -> Array:
     if ty.lanes > 1:
         element = ty.element
         parts = np.ascontiguousarray(values.astype(element.dtype))
-        return parts.view(UNSIGNED[element.bits]).view(UNSIGNED[ty.bits]).reshape(
-            values.shape[:-1]
+        return (
+            parts.view(UNSIGNED[element.bits])
+            .view(UNSIGNED[ty.bits])
+            .reshape(values.shape[:-1])
         )
     typed = np.ascontiguousarray(values.astype(ty.dtype, copy=False))
     return typed.view(UNSIGNED[ty.bits])

@@ -99,7 +99,9 @@ class Shadow:
         known = np.zeros(bytes_.shape[0], dtype=np.int64)
         known[present] = self._known(actor, owner[present], comp[present])
         bad = present & (self.w_clk[bytes_] > known)
-        _collect(bad, kind, comp, self.w_clk[bytes_], self.w_pc[bytes_], owner, bytes_, out)
+        _collect(
+            bad, kind, comp, self.w_clk[bytes_], self.w_pc[bytes_], owner, bytes_, out
+        )
 
     def access(
         self,
@@ -150,15 +152,23 @@ class Shadow:
         covered = fenced & (self.f_clk[candidates] <= fence_known)
         bad = written_before & ~covered
         _collect(
-            bad, "proxy", comp, self.w_clk[candidates], self.w_pc[candidates],
-            owner, candidates, out,
+            bad,
+            "proxy",
+            comp,
+            self.w_clk[candidates],
+            self.w_pc[candidates],
+            owner,
+            candidates,
+            out,
         )
         return out
 
     def fence(self, lanes: Ints) -> None:
         """`fence.proxy.async` by `lanes`: cover every generic write ordered before one of
         them (their own writes included)."""
-        pending = np.flatnonzero(self.w_generic & (self.w_comp >= 0) & (self.f_comp < 0))
+        pending = np.flatnonzero(
+            self.w_generic & (self.w_comp >= 0) & (self.f_comp < 0)
+        )
         if pending.size == 0:
             return
         comp = self.w_comp[pending]
@@ -193,7 +203,14 @@ def _collect(
     _, first = np.unique(keys, return_index=True)
     for i in index[first][:8]:
         out.append(
-            Conflict(kind, int(comp[i]), int(clock[i]), int(pc[i]), int(owner[i]), int(bytes_[i]))
+            Conflict(
+                kind,
+                int(comp[i]),
+                int(clock[i]),
+                int(pc[i]),
+                int(owner[i]),
+                int(bytes_[i]),
+            )
         )
 
 
@@ -238,7 +255,9 @@ class _EpochSet:
             known = np.zeros(bytes_.shape[0], dtype=np.int64)
             known[single] = shadow._known(actor, owner[single], comp[single])  # pyright: ignore[reportPrivateUsage]
             bad = single & (self.clk[bytes_] > known)
-            _collect(bad, kind, comp, self.clk[bytes_], self.pc[bytes_], owner, bytes_, out)
+            _collect(
+                bad, kind, comp, self.clk[bytes_], self.pc[bytes_], owner, bytes_, out
+            )
         ids = self.shared[bytes_]
         multi = np.flatnonzero(ids > 0)
         if multi.size == 0:
@@ -250,7 +269,9 @@ class _EpochSet:
             for e_comp, e_clk, e_pc in self.table[state]:
                 known = shadow._known(actor, np.array([row]), np.array([e_comp]))  # pyright: ignore[reportPrivateUsage]
                 if e_clk > int(known[0]):
-                    out.append(Conflict(kind, e_comp, e_clk, e_pc, row, int(bytes_[multi[at]])))
+                    out.append(
+                        Conflict(kind, e_comp, e_clk, e_pc, row, int(bytes_[multi[at]]))
+                    )
                     break
 
     def add(self, bytes_: Ints, owner: Ints, actor: Actor, shadow: Shadow) -> None:
@@ -284,7 +305,9 @@ class _EpochSet:
             -ids[index].astype(np.int64),
         )
         rows = owner[index]
-        keys = np.stack([state_key, rows, self.pc[bytes_[index]].astype(np.int64)], axis=1)
+        keys = np.stack(
+            [state_key, rows, self.pc[bytes_[index]].astype(np.int64)], axis=1
+        )
         unique, inverse = np.unique(keys, axis=0, return_inverse=True)
         inverse = inverse.reshape(-1)
         new_ids = np.empty(unique.shape[0], dtype=np.int32)
@@ -298,7 +321,9 @@ class _EpochSet:
             kept = [
                 e
                 for e in entries
-                if e[0] != int(new_comp[row]) and e[1] > int(
+                if e[0] != int(new_comp[row])
+                and e[1]
+                > int(
                     shadow._known(actor, np.array([row]), np.array([e[0]]))[0]  # pyright: ignore[reportPrivateUsage]
                 )
             ]

@@ -78,15 +78,23 @@ class TensorMap:
         if any(not 1 <= b <= MAX_BOX for b in self.box):
             raise ValueError(f"box extents must be 1 to {MAX_BOX}, got {self.box}")
         strides = self.strides
-        if len(strides) != rank or any(not 1 <= s <= MAX_ELEMENT_STRIDE for s in strides):
+        if len(strides) != rank or any(
+            not 1 <= s <= MAX_ELEMENT_STRIDE for s in strides
+        ):
             raise ValueError(
                 f"element strides must be {rank} values from 1 to {MAX_ELEMENT_STRIDE}, got {strides}"
             )
         if self.swizzle not in SWIZZLES:
-            raise ValueError(f"swizzle must be 0, 32, 64 or 128 bytes, got {self.swizzle}")
+            raise ValueError(
+                f"swizzle must be 0, 32, 64 or 128 bytes, got {self.swizzle}"
+            )
         if self.oob_fill not in ("zero", "nan"):
             raise ValueError(f"oob_fill must be 'zero' or 'nan', got {self.oob_fill!r}")
-        if self.oob_fill == "nan" and array.dtype.kind != "f" and "float" not in array.dtype.name:
+        if (
+            self.oob_fill == "nan"
+            and array.dtype.kind != "f"
+            and "float" not in array.dtype.name
+        ):
             raise ValueError("oob_fill='nan' needs a floating-point array")
         itemsize = array.dtype.itemsize
         if array.strides[-1] != itemsize:
@@ -123,7 +131,9 @@ class TensorMap:
         return prod(self.counts) * self.array.dtype.itemsize
 
 
-def swizzle_offsets(offsets: npt.NDArray[np.int64], swizzle: int) -> npt.NDArray[np.int64]:
+def swizzle_offsets(
+    offsets: npt.NDArray[np.int64], swizzle: int
+) -> npt.NDArray[np.int64]:
     """Where the hardware puts logical shared-memory byte offsets under a swizzle mode:
     `Swizzle<B, 4, 3>` on the address (the 16-byte chunk index, bits 4.., XORed with the
     row bits 7..), B = 3, 2, 1 for 128, 64 and 32 bytes."""
@@ -152,7 +162,9 @@ def box_elements(
     flat = np.zeros(grids[0].shape, dtype=np.int64)
     # The simulator stores every array C-contiguous (see `launch`).
     element_strides = [int(prod(tmap.array.shape[axis + 1 :])) for axis in range(rank)]
-    for grid, extent, stride in zip(grids, tmap.array.shape, element_strides, strict=True):
+    for grid, extent, stride in zip(
+        grids, tmap.array.shape, element_strides, strict=True
+    ):
         inside &= (grid >= 0) & (grid < extent)
         flat += np.clip(grid, 0, extent - 1) * stride
     return flat.reshape(-1), inside.reshape(-1)

@@ -75,13 +75,18 @@ def resolve(
             )
     if space == "generic":
         return _generic(m, inst, addresses, lanes, size)
-    if space == "param" and (symbol_space == "frame" or (symbol_space is None and inst.function.kind.value == "func")):
+    if space == "param" and (
+        symbol_space == "frame"
+        or (symbol_space is None and inst.function.kind.value == "func")
+    ):
         space = "frame"
     rows = np.arange(lanes.shape[0])
     return _in_space(m, inst, space, addresses, lanes, rows, size)
 
 
-def _generic(m: Machine, inst: Instruction, addresses: Addresses, lanes: Lanes, size: int) -> list[Piece]:
+def _generic(
+    m: Machine, inst: Instruction, addresses: Addresses, lanes: Lanes, size: int
+) -> list[Piece]:
     windows = (addresses >> np.uint64(mem.WINDOW_SHIFT)).astype(np.int64)
     pieces: list[Piece] = []
     for window in np.unique(windows).tolist():
@@ -98,7 +103,9 @@ def _generic(m: Machine, inst: Instruction, addresses: Addresses, lanes: Lanes, 
             mem.CONST_WINDOW: "const",
         }.get(window)
         if space is None:
-            _out_of_bounds(m, inst, int(addresses[rows[0]]), lanes[rows[0]], size, "no state space")
+            _out_of_bounds(
+                m, inst, int(addresses[rows[0]]), lanes[rows[0]], size, "no state space"
+            )
         pieces.extend(_in_space(m, inst, space, local, lanes[rows], rows, size))
     return pieces
 
@@ -128,32 +135,58 @@ def _in_space(
                 bad = mapped & (rank >= geometry.cluster_size)
                 if bad.any():
                     i = int(np.flatnonzero(bad)[0])
-                    _out_of_bounds(m, inst, int(addresses[i]), lanes[i], size, "a CTA rank outside the cluster")
+                    _out_of_bounds(
+                        m,
+                        inst,
+                        int(addresses[i]),
+                        lanes[i],
+                        size,
+                        "a CTA rank outside the cluster",
+                    )
                 cluster = geometry.cta_cluster[ctas]
-                ctas = np.where(mapped, geometry.cluster_members[cluster, np.where(mapped, rank, 0)], ctas)
-        _check_bounds(m, inst, offsets, lanes, size, region.size, "shared memory", addresses)
+                ctas = np.where(
+                    mapped,
+                    geometry.cluster_members[cluster, np.where(mapped, rank, 0)],
+                    ctas,
+                )
+        _check_bounds(
+            m, inst, offsets, lanes, size, region.size, "shared memory", addresses
+        )
         return [Piece(region, ctas * region.size + offsets, rows)]
     if space == "local":
         region = m.local
-        _check_bounds(m, inst, offsets, lanes, size, region.size, "local memory", addresses)
+        _check_bounds(
+            m, inst, offsets, lanes, size, region.size, "local memory", addresses
+        )
         return [Piece(region, lanes * region.size + offsets, rows)]
     if space == "frame":
         region = m.frame
-        _check_bounds(m, inst, offsets, lanes, size, region.size, "parameter frame", addresses)
+        _check_bounds(
+            m, inst, offsets, lanes, size, region.size, "parameter frame", addresses
+        )
         return [Piece(region, lanes * region.size + offsets, rows)]
     if space == "param":
         region = m.params
-        _check_bounds(m, inst, offsets, lanes, size, region.size, "kernel parameters", addresses)
+        _check_bounds(
+            m, inst, offsets, lanes, size, region.size, "kernel parameters", addresses
+        )
         return [Piece(region, offsets, rows)]
     if space == "const":
         region = m.const
-        _check_bounds(m, inst, offsets, lanes, size, region.size, "constant memory", addresses)
+        _check_bounds(
+            m, inst, offsets, lanes, size, region.size, "constant memory", addresses
+        )
         return [Piece(region, offsets, rows)]
     m.fail(f"state space '.{space}' is not supported", inst)
 
 
 def _global(
-    m: Machine, inst: Instruction, addresses: Addresses, lanes: Lanes, rows: Lanes, size: int
+    m: Machine,
+    inst: Instruction,
+    addresses: Addresses,
+    lanes: Lanes,
+    rows: Lanes,
+    size: int,
 ) -> list[Piece]:
     relative = addresses.astype(np.int64) - mem.GENERIC_GLOBAL
     allocation = relative >> mem.ALLOCATION_SHIFT
@@ -165,7 +198,16 @@ def _global(
             i = int(chosen[0])
             _out_of_bounds(m, inst, int(addresses[i]), lanes[i], size, "no allocation")
         region = m.globals[index]
-        _check_bounds(m, inst, offsets[chosen], lanes[chosen], size, region.size, region.label, addresses[chosen])
+        _check_bounds(
+            m,
+            inst,
+            offsets[chosen],
+            lanes[chosen],
+            size,
+            region.size,
+            region.label,
+            addresses[chosen],
+        )
         pieces.append(Piece(region, offsets[chosen], rows[chosen]))
     return pieces
 
@@ -184,12 +226,18 @@ def _check_bounds(
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         _out_of_bounds(
-            m, inst, int(addresses[i]), lanes[i], size,
+            m,
+            inst,
+            int(addresses[i]),
+            lanes[i],
+            size,
             f"{what} of {limit} bytes (offset {int(offsets[i])})",
         )
 
 
-def _out_of_bounds(m: Machine, inst: Instruction, address: int, lane: np.int64, size: int, where: str) -> None:
+def _out_of_bounds(
+    m: Machine, inst: Instruction, address: int, lane: np.int64, size: int, where: str
+) -> None:
     m.fail(
         f"out-of-bounds {size}-byte access at address {address:#x}, outside {where}, "
         f"by {m.describe_lanes(np.array([lane]))}",
@@ -212,7 +260,16 @@ def load(
     actor = m.actor(lanes, inst.pc)
     for piece in pieces:
         out[piece.rows] = mem.gather(piece.region, piece.offsets, size)
-        m.record(piece.region, piece.offsets, size, actor, mode, inst, what or inst.opcode, owners=piece.rows)
+        m.record(
+            piece.region,
+            piece.offsets,
+            size,
+            actor,
+            mode,
+            inst,
+            what or inst.opcode,
+            owners=piece.rows,
+        )
     return out
 
 
@@ -231,6 +288,15 @@ def store(
     for piece in pieces:
         if not piece.region.writable:
             m.fail(f"'{inst.opcode}' writes read-only {piece.region.label}", inst)
-        m.record(piece.region, piece.offsets, size, actor, mode, inst, what or inst.opcode, owners=piece.rows)
+        m.record(
+            piece.region,
+            piece.offsets,
+            size,
+            actor,
+            mode,
+            inst,
+            what or inst.opcode,
+            owners=piece.rows,
+        )
         mem.scatter(piece.region, piece.offsets, data[piece.rows], size)
     m.bump()

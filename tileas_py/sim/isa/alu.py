@@ -24,9 +24,7 @@ from tileas_py.sim.isa import Unsupported, semantics
 from tileas_py.sim.isa.operands import (
     Operand,
     Pair,
-    Reader,
     Vector,
-    Writer,
     reader,
     writer,
 )
@@ -85,7 +83,9 @@ def _compute(
     """d = fn(a, b, ...): read the sources as their types, write d as `dest_type`."""
     if len(ops) != len(source_types) + 1:
         raise Unsupported(f"expected {len(source_types) + 1} operands, got {len(ops)}")
-    readers = [reader(m, inst, op, ty) for op, ty in zip(ops[1:], source_types, strict=True)]
+    readers = [
+        reader(m, inst, op, ty) for op, ty in zip(ops[1:], source_types, strict=True)
+    ]
     write = writer(m, inst, ops[0], dest_type)
     if len(readers) == 1:
         (ra,) = readers
@@ -114,7 +114,9 @@ def compile_mov(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     return _compute(m, inst, ops, [ty], ty, lambda a: a)
 
 
-def _pack(m: Machine, inst: Instruction, dest: Operand, source: Vector, ty: PtxType) -> Action:
+def _pack(
+    m: Machine, inst: Instruction, dest: Operand, source: Vector, ty: PtxType
+) -> Action:
     width = ty.bits // len(source.elements)
     part = ptx_type(f"b{width}")
     readers = [reader(m, inst, e, part) for e in source.elements]
@@ -130,7 +132,9 @@ def _pack(m: Machine, inst: Instruction, dest: Operand, source: Vector, ty: PtxT
     return run
 
 
-def _unpack(m: Machine, inst: Instruction, dest: Vector, source: Operand, ty: PtxType) -> Action:
+def _unpack(
+    m: Machine, inst: Instruction, dest: Vector, source: Operand, ty: PtxType
+) -> Action:
     width = ty.bits // len(dest.elements)
     part = ptx_type(f"b{width}")
     read = reader(m, inst, source, ptx_type(f"b{ty.bits}"))
@@ -171,7 +175,9 @@ def _mul_parts(a: Values, b: Values, ty: PtxType) -> tuple[Values, Values]:
     hh = a_hi * b_hi
     middle = (ll >> np.uint64(32)) + (lh & mask) + (hl & mask)
     low = (ll & mask) | (middle << np.uint64(32))
-    high = hh + (lh >> np.uint64(32)) + (hl >> np.uint64(32)) + (middle >> np.uint64(32))
+    high = (
+        hh + (lh >> np.uint64(32)) + (hl >> np.uint64(32)) + (middle >> np.uint64(32))
+    )
     if ty.is_signed:
         # Two's complement correction of the unsigned high half.
         high = high - np.where(a.view(np.int64) < 0, ub, np.uint64(0))
@@ -202,8 +208,10 @@ def compile_add(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     if "cc" in inst.parts:
         raise Unsupported("carry (.cc) is not modelled")
     if "sat" in inst.parts:
-        fn: Fn = (lambda a, b: _saturate_s32(a.astype(np.int64) - b)) if subtract else (
-            lambda a, b: _saturate_s32(a.astype(np.int64) + b)
+        fn: Fn = (
+            (lambda a, b: _saturate_s32(a.astype(np.int64) - b))
+            if subtract
+            else (lambda a, b: _saturate_s32(a.astype(np.int64) + b))
         )
     elif subtract:
         fn = lambda a, b: a - b  # noqa: E731
@@ -231,7 +239,11 @@ def compile_mad(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     dest, mul = _integer_mul(inst, ty)
     if "sat" in inst.parts:
         return _compute(
-            m, inst, ops, [ty, ty, dest], dest,
+            m,
+            inst,
+            ops,
+            [ty, ty, dest],
+            dest,
             lambda a, b, c: _saturate_s32(
                 (_mul_parts(a, b, ty)[1].view(np.int32).astype(np.int64)) + c
             ),
@@ -275,17 +287,37 @@ def compile_div(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         if ty.is_signed:
             wide = a.astype(object) if ty.bits == 64 else a.astype(np.int64)
             divisor = np.where(zero, 1, b).astype(wide.dtype)
-            quotient = np.array(
-                [_trunc_div(int(x), int(y)) for x, y in zip(wide.tolist(), divisor.tolist(), strict=True)],
-                dtype=object,
-            ) if ty.bits == 64 else (np.abs(wide) // np.abs(divisor)) * np.sign(wide) * np.sign(divisor)
+            quotient = (
+                np.array(
+                    [
+                        _trunc_div(int(x), int(y))
+                        for x, y in zip(wide.tolist(), divisor.tolist(), strict=True)
+                    ],
+                    dtype=object,
+                )
+                if ty.bits == 64
+                else (np.abs(wide) // np.abs(divisor))
+                * np.sign(wide)
+                * np.sign(divisor)
+            )
             result = wide - quotient * divisor if remainder else quotient
-            bits = np.array([int(v) & ((1 << ty.bits) - 1) for v in np.ravel(result)], dtype=np.uint64)
+            bits = np.array(
+                [int(v) & ((1 << ty.bits) - 1) for v in np.ravel(result)],
+                dtype=np.uint64,
+            )
             out = bits.astype(unsigned).view(ty.dtype).reshape(a.shape)
         else:
             ua, ub = a.view(unsigned), np.where(zero, 1, b).astype(unsigned)
-            out = ((ua % ub) if remainder else (ua // ub)).astype(unsigned).view(ty.dtype)
-        fallback = a if remainder else np.full(a.shape, (1 << ty.bits) - 1, dtype=np.uint64).astype(unsigned).view(ty.dtype)
+            out = (
+                ((ua % ub) if remainder else (ua // ub)).astype(unsigned).view(ty.dtype)
+            )
+        fallback = (
+            a
+            if remainder
+            else np.full(a.shape, (1 << ty.bits) - 1, dtype=np.uint64)
+            .astype(unsigned)
+            .view(ty.dtype)
+        )
         return np.where(zero, fallback, out).astype(ty.dtype)
 
     return _compute(m, inst, ops, [ty, ty], ty, divide)
@@ -355,7 +387,11 @@ def _float_minmax(a: Values, b: Values, is_max: bool, propagate: bool) -> Values
         zeros = (af == 0) & (bf == 0)
         b_negative = np.signbit(bf)
         a_negative = np.signbit(af)
-        pick_b = np.where(zeros, (a_negative & ~b_negative) if is_max else (b_negative & ~a_negative), pick_b)
+        pick_b = np.where(
+            zeros,
+            (a_negative & ~b_negative) if is_max else (b_negative & ~a_negative),
+            pick_b,
+        )
         out = np.where(pick_b, b, a)
         a_nan, b_nan = np.isnan(af), np.isnan(bf)
         if propagate:
@@ -385,7 +421,9 @@ def compile_logic(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     if inst.root == "not":
         return _compute(m, inst, ops, [bits], bits, lambda a: ~a)
     if inst.root == "cnot":
-        return _compute(m, inst, ops, [bits], bits, lambda a: (a == 0).astype(bits.dtype))
+        return _compute(
+            m, inst, ops, [bits], bits, lambda a: (a == 0).astype(bits.dtype)
+        )
     fn = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[inst.root]
     return _compute(m, inst, ops, [bits, bits], bits, fn)
 
@@ -458,10 +496,16 @@ def compile_bits(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     raw = ptx_type(f"b{width}")
 
     def popc(a: Values) -> Values:
-        return np.array([bin(int(x)).count("1") for x in a.view(raw.dtype).tolist()], dtype=np.uint32)
+        return np.array(
+            [bin(int(x)).count("1") for x in a.view(raw.dtype).tolist()],
+            dtype=np.uint32,
+        )
 
     def clz(a: Values) -> Values:
-        return np.array([width - int(x).bit_length() for x in a.view(raw.dtype).tolist()], dtype=np.uint32)
+        return np.array(
+            [width - int(x).bit_length() for x in a.view(raw.dtype).tolist()],
+            dtype=np.uint32,
+        )
 
     def brev(a: Values) -> Values:
         out = [int(f"{int(x):0{width}b}"[::-1], 2) for x in a.view(raw.dtype).tolist()]
@@ -521,7 +565,9 @@ def compile_bfi(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
 
     def insert(f: Values, b: Values, pos: Values, length: Values) -> Values:
         out: list[int] = []
-        for fv, bv, p, n in zip(f.tolist(), b.tolist(), pos.tolist(), length.tolist(), strict=True):
+        for fv, bv, p, n in zip(
+            f.tolist(), b.tolist(), pos.tolist(), length.tolist(), strict=True
+        ):
             p, n = int(p) & 0xFF, int(n) & 0xFF
             value = int(bv)
             if n and p < width:
@@ -536,7 +582,10 @@ def compile_bfi(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
 @semantics("prmt", klass="alu")
 def compile_prmt(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     ty = ptx_type("b32")
-    mode = next((p for p in inst.parts[2:] if p in ("f4e", "b4e", "rc8", "ecl", "ecr", "rc16")), None)
+    mode = next(
+        (p for p in inst.parts[2:] if p in ("f4e", "b4e", "rc8", "ecl", "ecr", "rc16")),
+        None,
+    )
 
     def permute(a: Values, b: Values, c: Values) -> Values:
         out: list[int] = []
@@ -578,8 +627,14 @@ def _prmt_mode(mode: str, data: bytes, s: int) -> int:
 def compile_sad(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     ty = _type(inst)
     return _compute(
-        m, inst, ops, [ty, ty, ty], ty,
-        lambda a, b, c: (np.abs(a.astype(np.int64) - b.astype(np.int64)) + c).astype(ty.dtype),
+        m,
+        inst,
+        ops,
+        [ty, ty, ty],
+        ty,
+        lambda a, b, c: (np.abs(a.astype(np.int64) - b.astype(np.int64)) + c).astype(
+            ty.dtype
+        ),
     )
 
 
@@ -593,20 +648,36 @@ def compile_dp(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     four = inst.root == "dp4a"
     high = "hi" in inst.parts
 
-    def lanes_of(v: Values, signed: bool, width: int, count: int, offset: int = 0) -> Values:
+    def lanes_of(
+        v: Values, signed: bool, width: int, count: int, offset: int = 0
+    ) -> Values:
         raw = v.view(np.uint32).astype(np.int64)
-        parts = [(raw >> (width * (i + offset))) & ((1 << width) - 1) for i in range(count)]
+        parts = [
+            (raw >> (width * (i + offset))) & ((1 << width) - 1) for i in range(count)
+        ]
         stacked = np.stack(parts, axis=1)
         if signed:
-            stacked = np.where(stacked >= 1 << (width - 1), stacked - (1 << width), stacked)
+            stacked = np.where(
+                stacked >= 1 << (width - 1), stacked - (1 << width), stacked
+            )
         return stacked
 
     def dot(a: Values, b: Values, c: Values) -> Values:
         if four:
-            total = (lanes_of(a, ta.is_signed, 8, 4) * lanes_of(b, tb.is_signed, 8, 4)).sum(axis=1)
+            total = (
+                lanes_of(a, ta.is_signed, 8, 4) * lanes_of(b, tb.is_signed, 8, 4)
+            ).sum(axis=1)
         else:
-            total = (lanes_of(a, ta.is_signed, 16, 2) * lanes_of(b, tb.is_signed, 8, 2, 2 if high else 0)).sum(axis=1)
-        return (total + c.astype(np.int64)).astype(np.uint64).astype(np.uint32).view(d.dtype)
+            total = (
+                lanes_of(a, ta.is_signed, 16, 2)
+                * lanes_of(b, tb.is_signed, 8, 2, 2 if high else 0)
+            ).sum(axis=1)
+        return (
+            (total + c.astype(np.int64))
+            .astype(np.uint64)
+            .astype(np.uint32)
+            .view(d.dtype)
+        )
 
     return _compute(m, inst, ops, [ptx_type("b32"), ptx_type("b32"), d], d, dot)
 
@@ -667,6 +738,7 @@ _COMPARISONS: dict[str, Callable[[Values, Values], Values]] = {
 
 def _compare(op: str, ty: PtxType) -> Callable[[Values, Values], Values]:
     if ty.is_float:
+
         def fcmp(a: Values, b: Values) -> Values:
             with np.errstate(invalid="ignore"):
                 af, bf = a.astype(np.float64), b.astype(np.float64)
@@ -679,6 +751,7 @@ def _compare(op: str, ty: PtxType) -> Callable[[Values, Values], Values]:
                     return _COMPARISONS[op[:-1]](af, bf) | nan
                 result = _COMPARISONS[op](af, bf)
                 return result & ~nan if op != "ne" else result & ~nan
+
         return fcmp
     fn = _COMPARISONS[op]
     if op in ("lo", "ls", "hi", "hs") or ty.kind == "b":
@@ -720,7 +793,11 @@ def compile_setp(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
             if dest_type.is_float:
                 write(m, lanes, result.astype(dest_type.dtype))
             else:
-                write(m, lanes, np.where(result, -1, 0).astype(np.int64).astype(dest_type.dtype))
+                write(
+                    m,
+                    lanes,
+                    np.where(result, -1, 0).astype(np.int64).astype(dest_type.dtype),
+                )
 
         return run_set
     if isinstance(dest_ops, Pair):
@@ -746,7 +823,14 @@ def compile_setp(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
 @semantics("selp", klass="alu")
 def compile_selp(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     ty = _type(inst)
-    return _compute(m, inst, ops, [ty, ty, PRED], ty, lambda a, b, c: np.where(c, a, b).astype(a.dtype))
+    return _compute(
+        m,
+        inst,
+        ops,
+        [ty, ty, PRED],
+        ty,
+        lambda a, b, c: np.where(c, a, b).astype(a.dtype),
+    )
 
 
 @semantics("slct", klass="alu")
@@ -754,7 +838,11 @@ def compile_slct(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     types = _types(inst)
     ty, selector = types[0], types[-1]
     return _compute(
-        m, inst, ops, [ty, ty, selector], ty,
+        m,
+        inst,
+        ops,
+        [ty, ty, selector],
+        ty,
         lambda a, b, c: np.where(c >= 0, a, b).astype(a.dtype),
     )
 
@@ -783,13 +871,17 @@ def compile_testp(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
 @semantics("copysign", klass="alu")
 def compile_copysign(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     ty = _type(inst)
-    return _compute(m, inst, ops, [ty, ty], ty, lambda a, b: np.copysign(b, a).astype(ty.dtype))
+    return _compute(
+        m, inst, ops, [ty, ty], ty, lambda a, b: np.copysign(b, a).astype(ty.dtype)
+    )
 
 
 # -- floating point ------------------------------------------------------------------------------
 
 
-def _float_op(m: Machine, inst: Instruction, ops: list[Operand], ty: PtxType, op: str) -> Action:
+def _float_op(
+    m: Machine, inst: Instruction, ops: list[Operand], ty: PtxType, op: str
+) -> Action:
     mods = _modifiers(inst)
     mode = _rounding(inst)
     ftz = "ftz" in mods
@@ -808,13 +900,17 @@ def _float_op(m: Machine, inst: Instruction, ops: list[Operand], ty: PtxType, op
         if sat:
             result = fp.saturate(result)
         if relu:
-            result = np.where(result < 0, np.zeros_like(result), result).astype(result.dtype)
+            result = np.where(result < 0, np.zeros_like(result), result).astype(
+                result.dtype
+            )
         return result
 
     return _compute(m, inst, ops, [ty] * arity, ty, compute)
 
 
-def float_arith(op: str, args: list[Values], ty: PtxType, mode: str, approximate: bool = False) -> Values:
+def float_arith(
+    op: str, args: list[Values], ty: PtxType, mode: str, approximate: bool = False
+) -> Values:
     """add / sub / mul / fma / div of float values of type `ty`, rounded once in `mode`."""
     dtype = np.dtype(ty.dtype)
     shape = args[0].shape
@@ -849,16 +945,34 @@ def _exact_f64(op: str, args: list[Values], mode: str) -> Values:
         if not all(np.isfinite(v) for v in row):
             with np.errstate(all="ignore"):
                 a = np.array(row, dtype=np.float64)
-                values.append(float({"add": a[0] + a[1], "sub": a[0] - a[1], "mul": a[0] * a[1],
-                                     "fma": a[0] * a[1] + a[2] if len(a) > 2 else np.nan,
-                                     "div": a[0] / a[1]}[op]))
+                values.append(
+                    float(
+                        {
+                            "add": a[0] + a[1],
+                            "sub": a[0] - a[1],
+                            "mul": a[0] * a[1],
+                            "fma": a[0] * a[1] + a[2] if len(a) > 2 else np.nan,
+                            "div": a[0] / a[1],
+                        }[op]
+                    )
+                )
             continue
         f = [Fraction(v) for v in row]
         if op == "div":
-            values.append(Fraction(f[0]) / f[1] if f[1] != 0 else float(np.float64(row[0]) / np.float64(row[1])))
+            values.append(
+                Fraction(f[0]) / f[1]
+                if f[1] != 0
+                else float(np.float64(row[0]) / np.float64(row[1]))
+            )
             continue
-        values.append({"add": lambda: f[0] + f[1], "sub": lambda: f[0] - f[1],
-                       "mul": lambda: f[0] * f[1], "fma": lambda: f[0] * f[1] + f[2]}[op]())
+        values.append(
+            {
+                "add": lambda: f[0] + f[1],
+                "sub": lambda: f[0] - f[1],
+                "mul": lambda: f[0] * f[1],
+                "fma": lambda: f[0] * f[1] + f[2],
+            }[op]()
+        )
     return fp.exact_round(values, np.float64, mode)
 
 
@@ -907,7 +1021,9 @@ def compile_unary_float(m: Machine, inst: Instruction, ops: list[Operand]) -> Ac
             x = a.astype(np.float64)
             if inst.root == "rcp" and not approximate and mode != "rn":
                 flat = x.reshape(-1)
-                result = _exact_div([np.ones_like(flat), flat], np.dtype(element.dtype), mode).reshape(a.shape)
+                result = _exact_div(
+                    [np.ones_like(flat), flat], np.dtype(element.dtype), mode
+                ).reshape(a.shape)
             elif inst.root == "sqrt" and not approximate and mode != "rn":
                 raise Unsupported("directed rounding of sqrt")
             else:
@@ -925,7 +1041,9 @@ def compile_unary_float(m: Machine, inst: Instruction, ops: list[Operand]) -> Ac
 _FP8 = {"e4m3": ml_dtypes.float8_e4m3fn, "e5m2": ml_dtypes.float8_e5m2}
 
 
-def convert(values: Values, source: PtxType, dest: PtxType, mods: set[str], mode: str | None) -> Values:
+def convert(
+    values: Values, source: PtxType, dest: PtxType, mods: set[str], mode: str | None
+) -> Values:
     """cvt's semantics for one element type to another."""
     sat = "sat" in mods
     ftz = "ftz" in mods
@@ -938,7 +1056,9 @@ def convert(values: Values, source: PtxType, dest: PtxType, mods: set[str], mode
         else:
             result = _int_to_float(values, dest, mode or "rn")
         if relu:
-            result = np.where(result < 0, np.zeros_like(result), result).astype(result.dtype)
+            result = np.where(result < 0, np.zeros_like(result), result).astype(
+                result.dtype
+            )
         if ftz:
             result = fp.flush_subnormal(result)
         if sat:
@@ -949,40 +1069,58 @@ def convert(values: Values, source: PtxType, dest: PtxType, mods: set[str], mode
     return _int_to_int(values, dest, sat)
 
 
-def _float_to_float(values: Values, source: PtxType, dest: PtxType, mode: str | None, satfinite: bool) -> Values:
+def _float_to_float(
+    values: Values, source: PtxType, dest: PtxType, mode: str | None, satfinite: bool
+) -> Values:
     x = values.astype(np.float64)
     if mode in fp.INTEGER_ROUNDING:
-        rounded = {"rni": np.rint, "rzi": np.trunc, "rmi": np.floor, "rpi": np.ceil}[mode](x)
+        rounded = {"rni": np.rint, "rzi": np.trunc, "rmi": np.floor, "rpi": np.ceil}[
+            mode
+        ](x)
         return rounded.astype(dest.dtype)
     if dest.name == "tf32":
         return fp.round_tf32(x.astype(np.float32), mode or "rna")
-    if dest.bits > source.bits or (dest.bits == source.bits and dest.name == source.name):
+    if dest.bits > source.bits or (
+        dest.bits == source.bits and dest.name == source.name
+    ):
         return x.astype(dest.dtype)
     result = fp.round_to(x, dest.dtype, mode or "rn")
     if satfinite or dest.name in _FP8:
         largest = fp._largest(np.dtype(dest.dtype))  # pyright: ignore[reportPrivateUsage]
         with np.errstate(invalid="ignore"):
             finite = np.clip(result.astype(np.float64), -largest, largest)
-        result = np.where(np.isnan(x), result, finite.astype(dest.dtype)).astype(dest.dtype)
+        result = np.where(np.isnan(x), result, finite.astype(dest.dtype)).astype(
+            dest.dtype
+        )
     return result
 
 
 def _int_to_float(values: Values, dest: PtxType, mode: str) -> Values:
-    if values.dtype.itemsize < 8 or dest.bits == 64 and values.dtype.itemsize < 8:
+    if values.dtype.itemsize < 8 or (dest.bits == 64 and values.dtype.itemsize < 8):
         return fp.round_to(values.astype(np.float64), dest.dtype, mode)
     wide = values.astype(object)
     approx = np.array([float(int(v)) for v in wide], dtype=np.float64)
-    residual = np.array([float(int(v) - int(a)) for v, a in zip(wide, approx, strict=True)])
+    residual = np.array(
+        [float(int(v) - int(a)) for v, a in zip(wide, approx, strict=True)]
+    )
     return fp.round_to(approx, dest.dtype, mode, residual)
 
 
 def _float_to_int(values: Values, dest: PtxType, mode: str) -> Values:
     x = values.astype(np.float64)
-    rounding = {"rni": np.rint, "rzi": np.trunc, "rmi": np.floor, "rpi": np.ceil}.get(mode, np.trunc)
+    rounding = {"rni": np.rint, "rzi": np.trunc, "rmi": np.floor, "rpi": np.ceil}.get(
+        mode, np.trunc
+    )
     with np.errstate(invalid="ignore"):
         r = rounding(x)
-    lo, hi = (-(2 ** (dest.bits - 1)), 2 ** (dest.bits - 1) - 1) if dest.is_signed else (0, 2**dest.bits - 1)
-    out = np.empty(x.shape, dtype=dest.dtype if dest.kind != "b" else UNSIGNED[dest.bits])
+    lo, hi = (
+        (-(2 ** (dest.bits - 1)), 2 ** (dest.bits - 1) - 1)
+        if dest.is_signed
+        else (0, 2**dest.bits - 1)
+    )
+    out = np.empty(
+        x.shape, dtype=dest.dtype if dest.kind != "b" else UNSIGNED[dest.bits]
+    )
     for i, v in enumerate(r.reshape(-1).tolist()):
         if np.isnan(v):
             out.reshape(-1)[i] = 0
@@ -994,8 +1132,15 @@ def _float_to_int(values: Values, dest: PtxType, mode: str) -> Values:
 def _int_to_int(values: Values, dest: PtxType, sat: bool) -> Values:
     if sat:
         info = np.iinfo(dest.dtype)
-        wide = values.astype(object) if values.dtype.itemsize == 8 else values.astype(np.int64)
-        clipped = np.array([min(max(int(v), info.min), info.max) for v in np.ravel(wide)], dtype=dest.dtype)
+        wide = (
+            values.astype(object)
+            if values.dtype.itemsize == 8
+            else values.astype(np.int64)
+        )
+        clipped = np.array(
+            [min(max(int(v), info.min), info.max) for v in np.ravel(wide)],
+            dtype=dest.dtype,
+        )
         return clipped.reshape(values.shape)
     return values.astype(dest.dtype)
 
@@ -1007,7 +1152,10 @@ def compile_cvt(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         raise Unsupported("expected a destination and a source type")
     dest, source = types
     mods = _modifiers(inst)
-    mode = next((p for p in inst.parts[1:] if p in fp.ROUNDING or p in fp.INTEGER_ROUNDING), None)
+    mode = next(
+        (p for p in inst.parts[1:] if p in fp.ROUNDING or p in fp.INTEGER_ROUNDING),
+        None,
+    )
     if dest.lanes > 1 and source.lanes == 1:
         # cvt.rn.f16x2.f32 d, a, b: a to the high half, b to the low half.
         element = dest.element
@@ -1025,7 +1173,9 @@ def compile_cvt(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     if dest.lanes > 1 and source.lanes > 1:
         read = reader(m, inst, ops[1], source)
         write = writer(m, inst, ops[0], dest)
-        return lambda m, lanes: write(m, lanes, convert(read(m, lanes), source.element, dest.element, mods, mode))
+        return lambda m, lanes: write(
+            m, lanes, convert(read(m, lanes), source.element, dest.element, mods, mode)
+        )
     if source.lanes > 1:
         raise Unsupported("packed source with a scalar destination")
     fn: Fn = lambda a: convert(a, source, dest, mods, mode)  # noqa: E731

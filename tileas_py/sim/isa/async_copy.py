@@ -75,7 +75,9 @@ def start(m: Machine, lane: int, unit: Hashable, name: str, pc: int) -> Operatio
     component = clocks.unit(unit, lane, name)
     clock = clocks.next_unit_clock(component)
     view = clocks.row(lane)
-    actor = Actor(np.array([component]), np.array([clock]), None, view, pc, asynchronous=True)
+    actor = Actor(
+        np.array([component]), np.array([clock]), None, view, pc, asynchronous=True
+    )
     done = view.copy()
     done[component] = clock
     return Operation(actor, done, component, clock)
@@ -127,7 +129,9 @@ def commit(m: Machine, kind: str, lanes: Lanes) -> None:
         g.open = []
 
 
-def wait_groups(m: Machine, kind: str, lanes: Lanes, keep: int, *, reads_only: bool = False) -> None:
+def wait_groups(
+    m: Machine, kind: str, lanes: Lanes, keep: int, *, reads_only: bool = False
+) -> None:
     """The thread waits until at most `keep` of its groups are pending: it learns that the
     older ones completed. For bulk groups with `.read`, only their source reads: the groups
     stay pending for a later full wait."""
@@ -141,9 +145,13 @@ def wait_groups(m: Machine, kind: str, lanes: Lanes, keep: int, *, reads_only: b
             continue
         for group in retired:
             for op in group:
-                if reads_only and op.component >= 0 and clocks.unit_names[
-                    op.component - clocks.threads
-                ].startswith("bulk writes"):
+                if (
+                    reads_only
+                    and op.component >= 0
+                    and clocks.unit_names[op.component - clocks.threads].startswith(
+                        "bulk writes"
+                    )
+                ):
                     continue
                 if op.done is not None:
                     clocks.learn(np.array([lane]), op.component, op.clock)
@@ -152,7 +160,9 @@ def wait_groups(m: Machine, kind: str, lanes: Lanes, keep: int, *, reads_only: b
 # -- tensor maps ----------------------------------------------------------------------------------
 
 
-def tensor_map_at(m: Machine, inst: Instruction, address: int, symbol_space: str | None) -> TensorMap:
+def tensor_map_at(
+    m: Machine, inst: Instruction, address: int, symbol_space: str | None
+) -> TensorMap:
     maps: dict[int, TensorMap] = m.state.get("tensor_maps", {})
     window = address >> mem.WINDOW_SHIFT
     if window == mem.PARAM_WINDOW:
@@ -167,7 +177,9 @@ def tensor_map_at(m: Machine, inst: Instruction, address: int, symbol_space: str
         )
     tmap = maps.get(offset)
     if tmap is None:
-        m.fail(f"no TensorMap was passed for the kernel parameter at offset {offset}", inst)
+        m.fail(
+            f"no TensorMap was passed for the kernel parameter at offset {offset}", inst
+        )
     return tmap
 
 
@@ -215,24 +227,30 @@ def _compile_bulk(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         assert hasattr(keep, "value")
         count = int(keep.value)  # pyright: ignore[reportAttributeAccessIssue]
         reads_only = "read" in parts
-        return lambda m, lanes: wait_groups(m, "bulk", lanes, count, reads_only=reads_only)
+        return lambda m, lanes: wait_groups(
+            m, "bulk", lanes, count, reads_only=reads_only
+        )
     if "prefetch" in parts:
         return lambda m, lanes: None
     if "tensor" in parts:
-        if parts.index("tensor") + 1 < len(parts) and "global" == _destination(parts):
+        if parts.index("tensor") + 1 < len(parts) and _destination(parts) == "global":
             return _compile_tma_store(m, inst, ops)
         return _compile_tma_load(m, inst, ops)
     return _compile_bulk_copy(m, inst, ops)
 
 
 def _destination(parts: list[str]) -> str:
-    spaces = [p for p in parts if p in ("global", "shared::cluster", "shared::cta", "shared")]
+    spaces = [
+        p for p in parts if p in ("global", "shared::cluster", "shared::cta", "shared")
+    ]
     return spaces[0] if spaces else ""
 
 
 def _compile_tma_load(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     parts = inst.parts
-    if "im2col" in parts or any(p.startswith("im2col") or p.startswith("tile::") for p in parts if p != "tile"):
+    if "im2col" in parts or any(
+        p.startswith("im2col") or p.startswith("tile::") for p in parts if p != "tile"
+    ):
         raise Unsupported("only the tile load mode")
     multicast = "multicast::cluster" in parts
     read_dst, dst_space = address_reader(m, inst, ops[0])
@@ -255,14 +273,36 @@ def _compile_tma_load(m: Machine, inst: Instruction, ops: list[Operand]) -> Acti
         for i, lane in enumerate(lanes.tolist()):
             one = lanes[i : i + 1]
             tmap = tensor_map_at(m, inst, int(maps[i]), map_space)
-            dst_ctas, dst_offsets = locate(m, inst, dest, dsts[i : i + 1], one, dst_space)
-            bar_ctas, bar_offsets = locate(m, inst, bar_state_space, bars[i : i + 1], one, bar_space)
-            targets = _targets(m, lane, dst_ctas[0], masks[i] if masks is not None else None)
+            dst_ctas, dst_offsets = locate(
+                m, inst, dest, dsts[i : i + 1], one, dst_space
+            )
+            bar_ctas, bar_offsets = locate(
+                m, inst, bar_state_space, bars[i : i + 1], one, bar_space
+            )
+            targets = _targets(
+                m, lane, dst_ctas[0], masks[i] if masks is not None else None
+            )
             data, elements, inside = _gather_box(m, tmap, [int(c[i]) for c in coords])
-            op = start(m, lane, ("tma", lane, int(bar_offsets[0])), f"TMA loads of thread {lane} on mbarrier {int(bar_offsets[0]):#x}", inst.pc)
+            op = start(
+                m,
+                lane,
+                ("tma", lane, int(bar_offsets[0])),
+                f"TMA loads of thread {lane} on mbarrier {int(bar_offsets[0]):#x}",
+                inst.pc,
+            )
             source = _region_of_array(m, tmap.array)
             itemsize = tmap.array.dtype.itemsize
-            async_access(m, inst, op, source, elements[inside] * itemsize, itemsize, "read", proxy=False, what="TMA read")
+            async_access(
+                m,
+                inst,
+                op,
+                source,
+                elements[inside] * itemsize,
+                itemsize,
+                "read",
+                proxy=False,
+                what="TMA read",
+            )
             for cta in targets:
                 _write_box(m, inst, op, cta, int(dst_offsets[0]), tmap, data)
                 bar_cta = cta if masks is not None else int(bar_ctas[0])
@@ -279,27 +319,45 @@ def _targets(m: Machine, lane: int, own: int, mask: Any) -> list[int]:
     geometry = m.geometry
     cluster = int(geometry.cta_cluster[geometry.lane_cta[lane]])
     members = geometry.cluster_members[cluster]
-    return [int(members[rank]) for rank in range(geometry.cluster_size) if int(mask) >> rank & 1]
+    return [
+        int(members[rank])
+        for rank in range(geometry.cluster_size)
+        if int(mask) >> rank & 1
+    ]
 
 
-def _gather_box(m: Machine, tmap: TensorMap, coords: list[int]) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+def _gather_box(
+    m: Machine, tmap: TensorMap, coords: list[int]
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
     elements, inside = box_elements(tmap, coords)
     region = _region_of_array(m, tmap.array)
     itemsize = tmap.array.dtype.itemsize
     data = mem.gather(region, elements * itemsize, itemsize)
     fill = np.zeros(itemsize, dtype=np.uint8)
     if tmap.oob_fill == "nan":
-        fill = np.frombuffer(np.array(np.nan, dtype=tmap.array.dtype).tobytes(), dtype=np.uint8)
+        fill = np.frombuffer(
+            np.array(np.nan, dtype=tmap.array.dtype).tobytes(), dtype=np.uint8
+        )
     data = np.where(inside[:, None], data, fill[None, :]).astype(np.uint8)
     return data, elements, inside
 
 
-def _smem_offsets(base: int, count: int, itemsize: int, swizzle: int) -> npt.NDArray[np.int64]:
+def _smem_offsets(
+    base: int, count: int, itemsize: int, swizzle: int
+) -> npt.NDArray[np.int64]:
     logical = base + np.arange(count, dtype=np.int64) * itemsize
     return swizzle_offsets(logical, swizzle)
 
 
-def _write_box(m: Machine, inst: Instruction, op: Operation, cta: int, offset: int, tmap: TensorMap, data: npt.NDArray[np.uint8]) -> None:
+def _write_box(
+    m: Machine,
+    inst: Instruction,
+    op: Operation,
+    cta: int,
+    offset: int,
+    tmap: TensorMap,
+    data: npt.NDArray[np.uint8],
+) -> None:
     itemsize = tmap.array.dtype.itemsize
     offsets = _smem_offsets(offset, data.shape[0], itemsize, tmap.swizzle)
     if offset < 0 or offset + tmap.box_bytes > m.shared.size:
@@ -309,7 +367,9 @@ def _write_box(m: Machine, inst: Instruction, op: Operation, cta: int, offset: i
             inst,
         )
     flat = cta * m.shared.size + offsets
-    async_access(m, inst, op, m.shared, flat, itemsize, "write", proxy=False, what="TMA write")
+    async_access(
+        m, inst, op, m.shared, flat, itemsize, "write", proxy=False, what="TMA write"
+    )
     mem.scatter(m.shared, flat, data, itemsize)
 
 
@@ -317,7 +377,14 @@ def _compile_tma_store(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
     parts = inst.parts
     reduce_op = None
     if parts[0] == "cp" and parts[1] == "reduce":
-        reduce_op = next((p for p in parts if p in ("add", "min", "max", "inc", "dec", "and", "or", "xor")), None)
+        reduce_op = next(
+            (
+                p
+                for p in parts
+                if p in ("add", "min", "max", "inc", "dec", "and", "or", "xor")
+            ),
+            None,
+        )
         if reduce_op is None:
             raise Unsupported("reduction operation")
     map_operand, coord_operands = _map_operand(ops[0])
@@ -334,19 +401,52 @@ def _compile_tma_store(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
         for i, lane in enumerate(lanes.tolist()):
             one = lanes[i : i + 1]
             tmap = tensor_map_at(m, inst, int(maps[i]), map_space)
-            src_ctas, src_offsets = locate(m, inst, "shared", srcs[i : i + 1], one, src_space)
+            src_ctas, src_offsets = locate(
+                m, inst, "shared", srcs[i : i + 1], one, src_space
+            )
             elements, inside = box_elements(tmap, [int(c[i]) for c in coords])
             itemsize = tmap.array.dtype.itemsize
-            offsets = int(src_ctas[0]) * m.shared.size + _smem_offsets(int(src_offsets[0]), elements.shape[0], itemsize, tmap.swizzle)
-            read = start(m, lane, ("bulk read", lane), f"bulk reads of thread {lane}", inst.pc)
-            write = start(m, lane, ("bulk write", lane), f"bulk writes of thread {lane}", inst.pc)
-            async_access(m, inst, read, m.shared, offsets, itemsize, "read", proxy=True, what="TMA store read")
+            offsets = int(src_ctas[0]) * m.shared.size + _smem_offsets(
+                int(src_offsets[0]), elements.shape[0], itemsize, tmap.swizzle
+            )
+            read = start(
+                m, lane, ("bulk read", lane), f"bulk reads of thread {lane}", inst.pc
+            )
+            write = start(
+                m, lane, ("bulk write", lane), f"bulk writes of thread {lane}", inst.pc
+            )
+            async_access(
+                m,
+                inst,
+                read,
+                m.shared,
+                offsets,
+                itemsize,
+                "read",
+                proxy=True,
+                what="TMA store read",
+            )
             data = mem.gather(m.shared, offsets, itemsize)[inside]
             region = _region_of_array(m, tmap.array)
             targets = elements[inside] * itemsize
             if reduce_op is not None:
-                data = _reduce(reduce_op, mem.gather(region, targets, itemsize), data, tmap.array.dtype)
-            async_access(m, inst, write, region, targets, itemsize, "write", proxy=False, what="TMA store write")
+                data = _reduce(
+                    reduce_op,
+                    mem.gather(region, targets, itemsize),
+                    data,
+                    tmap.array.dtype,
+                )
+            async_access(
+                m,
+                inst,
+                write,
+                region,
+                targets,
+                itemsize,
+                "write",
+                proxy=False,
+                what="TMA store write",
+            )
             mem.scatter(region, targets, data, itemsize)
             g = groups(m, "bulk", lane)
             g.open.extend([read, write])
@@ -355,7 +455,9 @@ def _compile_tma_store(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
     return run
 
 
-def _reduce(op: str, old: npt.NDArray[np.uint8], new: npt.NDArray[np.uint8], dtype: Any) -> npt.NDArray[np.uint8]:
+def _reduce(
+    op: str, old: npt.NDArray[np.uint8], new: npt.NDArray[np.uint8], dtype: Any
+) -> npt.NDArray[np.uint8]:
     a = np.ascontiguousarray(old).view(dtype).reshape(-1)
     b = np.ascontiguousarray(new).view(dtype).reshape(-1)
     with np.errstate(all="ignore"):
@@ -372,7 +474,9 @@ def _reduce(op: str, old: npt.NDArray[np.uint8], new: npt.NDArray[np.uint8], dty
 
 def _compile_bulk_copy(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     parts = inst.parts
-    spaces = [p for p in parts if p in ("global", "shared::cluster", "shared::cta", "shared")]
+    spaces = [
+        p for p in parts if p in ("global", "shared::cluster", "shared::cta", "shared")
+    ]
     if len(spaces) != 2:
         raise Unsupported("expected a destination and a source space")
     dest, source = spaces
@@ -393,33 +497,110 @@ def _compile_bulk_copy(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
             size = int(sizes[i])
             if size % 16:
                 m.fail(f"cp.async.bulk size {size} is not a multiple of 16", inst)
-            src_pieces = resolve(m, inst, _state(source), srcs[i : i + 1], one, size, symbol_space=src_symbol, align=16)
+            src_pieces = resolve(
+                m,
+                inst,
+                _state(source),
+                srcs[i : i + 1],
+                one,
+                size,
+                symbol_space=src_symbol,
+                align=16,
+            )
             src = src_pieces[0]
             data = mem.gather(src.region, src.offsets, size)
             if dest == "global":
-                read = start(m, lane, ("bulk read", lane), f"bulk reads of thread {lane}", inst.pc)
-                write = start(m, lane, ("bulk write", lane), f"bulk writes of thread {lane}", inst.pc)
-                async_access(m, inst, read, src.region, src.offsets, size, "read", proxy=True, what="bulk copy read")
-                dst = resolve(m, inst, "global", dsts[i : i + 1], one, size, align=16)[0]
-                async_access(m, inst, write, dst.region, dst.offsets, size, "write", proxy=False, what="bulk copy write")
+                read = start(
+                    m,
+                    lane,
+                    ("bulk read", lane),
+                    f"bulk reads of thread {lane}",
+                    inst.pc,
+                )
+                write = start(
+                    m,
+                    lane,
+                    ("bulk write", lane),
+                    f"bulk writes of thread {lane}",
+                    inst.pc,
+                )
+                async_access(
+                    m,
+                    inst,
+                    read,
+                    src.region,
+                    src.offsets,
+                    size,
+                    "read",
+                    proxy=True,
+                    what="bulk copy read",
+                )
+                dst = resolve(m, inst, "global", dsts[i : i + 1], one, size, align=16)[
+                    0
+                ]
+                async_access(
+                    m,
+                    inst,
+                    write,
+                    dst.region,
+                    dst.offsets,
+                    size,
+                    "write",
+                    proxy=False,
+                    what="bulk copy write",
+                )
                 mem.scatter(dst.region, dst.offsets, data, size)
                 groups(m, "bulk", lane).open.extend([read, write])
                 continue
             assert read_bar is not None
             read_bar_address, bar_symbol = read_bar
-            bar_ctas, bar_offsets = locate(m, inst, "shared::cluster", read_bar_address(m, one), one, bar_symbol)
-            dst_ctas, dst_offsets = locate(m, inst, "shared::cluster", dsts[i : i + 1], one, dst_symbol)
-            op = start(m, lane, ("tma", lane, int(bar_offsets[0])), f"bulk copies of thread {lane}", inst.pc)
-            async_access(m, inst, op, src.region, src.offsets, size, "read", proxy=source != "global", what="bulk copy read")
-            targets = _targets(m, lane, int(dst_ctas[0]), masks[i] if masks is not None else None)
+            bar_ctas, bar_offsets = locate(
+                m, inst, "shared::cluster", read_bar_address(m, one), one, bar_symbol
+            )
+            dst_ctas, dst_offsets = locate(
+                m, inst, "shared::cluster", dsts[i : i + 1], one, dst_symbol
+            )
+            op = start(
+                m,
+                lane,
+                ("tma", lane, int(bar_offsets[0])),
+                f"bulk copies of thread {lane}",
+                inst.pc,
+            )
+            async_access(
+                m,
+                inst,
+                op,
+                src.region,
+                src.offsets,
+                size,
+                "read",
+                proxy=source != "global",
+                what="bulk copy read",
+            )
+            targets = _targets(
+                m, lane, int(dst_ctas[0]), masks[i] if masks is not None else None
+            )
             for cta in targets:
                 flat = np.array([cta * m.shared.size + int(dst_offsets[0])])
                 if int(dst_offsets[0]) + size > m.shared.size:
                     m.fail("cp.async.bulk runs past the end of shared memory", inst)
-                async_access(m, inst, op, m.shared, flat, size, "write", proxy=False, what="bulk copy write")
+                async_access(
+                    m,
+                    inst,
+                    op,
+                    m.shared,
+                    flat,
+                    size,
+                    "write",
+                    proxy=False,
+                    what="bulk copy write",
+                )
                 mem.scatter(m.shared, flat, data, size)
                 bar_cta = cta if masks is not None else int(bar_ctas[0])
-                complete_tx(m, inst, (bar_cta, int(bar_offsets[0])), size, lane, op.done)
+                complete_tx(
+                    m, inst, (bar_cta, int(bar_offsets[0])), size, lane, op.done
+                )
         m.bump()
 
     return run
@@ -459,22 +640,45 @@ def _compile_cp_async(m: Machine, inst: Instruction, ops: list[Operand]) -> Acti
             valid = np.minimum(read_src_size(m, lanes).astype(np.int64), size)
         if read_ignore is not None:
             valid = np.where(read_ignore(m, lanes), 0, size)
-        dst_pieces = resolve(m, inst, "shared", dsts, lanes, size, symbol_space=dst_symbol)
+        dst_pieces = resolve(
+            m, inst, "shared", dsts, lanes, size, symbol_space=dst_symbol
+        )
         data = np.zeros((lanes.shape[0], size), dtype=np.uint8)
         reading = np.flatnonzero(valid > 0)
         if reading.size:
-            src_pieces = resolve(m, inst, "global", srcs[reading], lanes[reading], size, symbol_space=src_symbol, align=1)
+            src_pieces = resolve(
+                m,
+                inst,
+                "global",
+                srcs[reading],
+                lanes[reading],
+                size,
+                symbol_space=src_symbol,
+                align=1,
+            )
             for piece in src_pieces:
                 rows = reading[piece.rows]
                 data[rows] = mem.gather(piece.region, piece.offsets, size)
         keep = np.arange(size)[None, :] < valid[:, None]
         data = np.where(keep, data, 0).astype(np.uint8)
         for i, lane in enumerate(lanes.tolist()):
-            op = start(m, lane, ("cp.async", lane), f"cp.async of thread {lane}", inst.pc)
+            op = start(
+                m, lane, ("cp.async", lane), f"cp.async of thread {lane}", inst.pc
+            )
             for piece in dst_pieces:
                 chosen = np.flatnonzero(piece.rows == i)
                 if chosen.size:
-                    async_access(m, inst, op, piece.region, piece.offsets[chosen], size, "write", proxy=False, what="cp.async write")
+                    async_access(
+                        m,
+                        inst,
+                        op,
+                        piece.region,
+                        piece.offsets[chosen],
+                        size,
+                        "write",
+                        proxy=False,
+                        what="cp.async write",
+                    )
             if op.actor is not None:
                 # cp.async writes through the generic proxy.
                 _mark_generic(m, dst_pieces, i, size)
@@ -494,11 +698,14 @@ def _mark_generic(m: Machine, pieces: list[Piece], row: int, size: int) -> None:
             piece.region.shadow.w_generic[bytes_] = True
 
 
-def _compile_cp_async_groups(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+def _compile_cp_async_groups(
+    m: Machine, inst: Instruction, ops: list[Operand]
+) -> Action:
     action = inst.parts[2]
     if action == "commit_group":
         return lambda m, lanes: commit(m, "cp.async", lanes)
     if action == "wait_all":
+
         def wait_all(m: Machine, lanes: Lanes) -> None:
             commit(m, "cp.async", lanes)
             wait_groups(m, "cp.async", lanes, 0)
@@ -509,7 +716,9 @@ def _compile_cp_async_groups(m: Machine, inst: Instruction, ops: list[Operand]) 
     return lambda m, lanes: wait_groups(m, "cp.async", lanes, count)
 
 
-def _compile_cp_async_arrive(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+def _compile_cp_async_arrive(
+    m: Machine, inst: Instruction, ops: list[Operand]
+) -> Action:
     from tileas_py.sim.isa.mbarrier import add_clock, arrive, barriers
 
     no_increment = "noinc" in inst.parts
@@ -535,6 +744,13 @@ def _compile_cp_async_arrive(m: Machine, inst: Instruction, ops: list[Operand]) 
                     if op.component >= 0:
                         published[op.component] = max(published[op.component], op.clock)
                 add_clock(barrier, published)
-            arrive(m, inst, key, lanes[i : i + 1], np.ones(1, dtype=np.int64), release=False)
+            arrive(
+                m,
+                inst,
+                key,
+                lanes[i : i + 1],
+                np.ones(1, dtype=np.int64),
+                release=False,
+            )
 
     return run

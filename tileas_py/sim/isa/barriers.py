@@ -45,9 +45,13 @@ class CtaBarrier:
     expected: int | None = None
     waiting: list[Lanes] = field(default_factory=list[Lanes])
     clock: Clock | None = None
-    reduction: list[npt.NDArray[np.bool_]] = field(default_factory=list[npt.NDArray[np.bool_]])
+    reduction: list[npt.NDArray[np.bool_]] = field(
+        default_factory=list[npt.NDArray[np.bool_]]
+    )
     reduce_lanes: list[Lanes] = field(default_factory=list[Lanes])
-    writers: list[tuple[Lanes, Instruction]] = field(default_factory=list[tuple[Lanes, Instruction]])
+    writers: list[tuple[Lanes, Instruction]] = field(
+        default_factory=list[tuple[Lanes, Instruction]]
+    )
 
 
 def _barriers(m: Machine) -> dict[tuple[int, int], CtaBarrier]:
@@ -116,29 +120,41 @@ def compile_bar(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
             state.arrived += int(group.size)
             if m.clocks is not None:
                 published = m.clocks.release(group)
-                state.clock = published if state.clock is None else join(state.clock, published)
+                state.clock = (
+                    published if state.clock is None else join(state.clock, published)
+                )
             if waits:
                 state.waiting.append(group)
                 m.report.barrier_waits += int(group.size)
                 if flags is not None and result_writer is not None:
                     state.reduction.append(flags[chosen])
                     state.reduce_lanes.append(group)
-                m.block(group, ("bar", cta, barrier_id), f"barrier {barrier_id} ({inst.where()})")
+                m.block(
+                    group,
+                    ("bar", cta, barrier_id),
+                    f"barrier {barrier_id} ({inst.where()})",
+                )
             _try_complete(m, cta, barrier_id, op, result_writer)
         m.bump()
 
     return run
 
 
-def _try_complete(m: Machine, cta: int, barrier_id: int, op: str | None = None, result_writer=None) -> None:  # noqa: ANN001
+def _try_complete(
+    m: Machine, cta: int, barrier_id: int, op: str | None = None, result_writer=None
+) -> None:
     state = _barriers(m).get((cta, barrier_id))
     if state is None or state.arrived == 0:
         return
-    expected = state.expected if state.expected is not None else _cta_threads_left(m, cta)
+    expected = (
+        state.expected if state.expected is not None else _cta_threads_left(m, cta)
+    )
     if state.arrived < expected:
         return
     del _barriers(m)[(cta, barrier_id)]
-    waiting = np.concatenate(state.waiting) if state.waiting else np.zeros(0, dtype=np.int64)
+    waiting = (
+        np.concatenate(state.waiting) if state.waiting else np.zeros(0, dtype=np.int64)
+    )
     if m.clocks is not None and state.clock is not None and waiting.size:
         m.clocks.acquire(waiting, state.clock)
     if state.reduce_lanes and result_writer is not None:
@@ -157,10 +173,12 @@ def _try_complete(m: Machine, cta: int, barrier_id: int, op: str | None = None, 
 def on_exit(m: Machine, lanes: Lanes) -> None:
     """Threads exited: barriers that counted on them may now be complete."""
     ctas = np.unique(m.geometry.lane_cta[lanes]).tolist()
-    for (cta, barrier_id) in list(_barriers(m)):
+    for cta, barrier_id in list(_barriers(m)):
         if cta in ctas:
             _try_complete(m, cta, barrier_id)
-    clusters = np.unique(m.geometry.cta_cluster[np.array(ctas, dtype=np.int64)]).tolist()
+    clusters = np.unique(
+        m.geometry.cta_cluster[np.array(ctas, dtype=np.int64)]
+    ).tolist()
     for cluster in clusters:
         _try_complete_cluster(m, cluster)
     wake_all_convergence(m)
@@ -177,10 +195,14 @@ class ClusterBarrier:
     phase: int = 0
     arrived: int = 0
     clock: Clock | None = None
-    completed: dict[int, Clock | None] = field(default_factory=dict[int, "Clock | None"])
+    completed: dict[int, Clock | None] = field(
+        default_factory=dict[int, "Clock | None"]
+    )
 
 
-def _cluster_state(m: Machine) -> tuple[dict[int, ClusterBarrier], npt.NDArray[np.int64]]:
+def _cluster_state(
+    m: Machine,
+) -> tuple[dict[int, ClusterBarrier], npt.NDArray[np.int64]]:
     barriers: dict[int, ClusterBarrier] = m.state.setdefault("cluster_barriers", {})
     if "cluster_arrived" not in m.state:
         m.state["cluster_arrived"] = np.full(m.lanes, -1, dtype=np.int64)
@@ -213,25 +235,40 @@ def _compile_cluster(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
             if action == "arrive":
                 again = group[arrived[group] == state.phase]
                 if again.size:
-                    m.fail(f"{m.describe_lanes(again)} arrive twice at the cluster barrier", inst)
+                    m.fail(
+                        f"{m.describe_lanes(again)} arrive twice at the cluster barrier",
+                        inst,
+                    )
                 arrived[group] = state.phase
                 state.arrived += int(group.size)
                 if m.clocks is not None and not relaxed:
                     published = m.clocks.release(group)
-                    state.clock = published if state.clock is None else join(state.clock, published)
+                    state.clock = (
+                        published
+                        if state.clock is None
+                        else join(state.clock, published)
+                    )
                 _try_complete_cluster(m, cluster)
             elif action == "wait":
                 phases = arrived[group]
                 missing = group[phases < 0]
                 if missing.size:
-                    m.fail(f"{m.describe_lanes(missing)} wait at the cluster barrier without arriving", inst)
+                    m.fail(
+                        f"{m.describe_lanes(missing)} wait at the cluster barrier without arriving",
+                        inst,
+                    )
                 done = group[phases < state.phase]
                 pending = group[phases >= state.phase]
                 _acquire_cluster(m, state, done, phases[phases < state.phase])
                 arrived[done] = -1
                 m.report.barrier_waits += int(group.size)
                 if pending.size:
-                    m.block(pending, ("cluster", cluster), "the cluster barrier", retry_at=inst.pc)
+                    m.block(
+                        pending,
+                        ("cluster", cluster),
+                        "the cluster barrier",
+                        retry_at=inst.pc,
+                    )
             else:
                 raise Unsupported(f"barrier.cluster.{action}")
         m.bump()
@@ -239,7 +276,9 @@ def _compile_cluster(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
     return run
 
 
-def _acquire_cluster(m: Machine, state: ClusterBarrier, lanes: Lanes, phases: npt.NDArray[np.int64]) -> None:
+def _acquire_cluster(
+    m: Machine, state: ClusterBarrier, lanes: Lanes, phases: npt.NDArray[np.int64]
+) -> None:
     if m.clocks is None or lanes.size == 0:
         return
     for phase in np.unique(phases).tolist():
@@ -284,8 +323,17 @@ def _compile_warp_sync(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
 @semantics("membar", "fence", klass="sync")
 def compile_fence(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     parts = inst.parts
-    if inst.root == "fence" and len(parts) > 2 and parts[1] == "proxy" and parts[2] == "async":
-        spaces = [p for p in parts[3:] if p in ("shared::cta", "shared::cluster", "global", "shared")]
+    if (
+        inst.root == "fence"
+        and len(parts) > 2
+        and parts[1] == "proxy"
+        and parts[2] == "async"
+    ):
+        spaces = [
+            p
+            for p in parts[3:]
+            if p in ("shared::cta", "shared::cluster", "global", "shared")
+        ]
 
         def proxy_fence(m: Machine, lanes: Lanes) -> None:
             if lanes.size == 0 or m.clocks is None:
@@ -302,4 +350,3 @@ def compile_fence(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
 
         return proxy_fence
     return lambda m, lanes: None
-

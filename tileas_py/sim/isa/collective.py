@@ -96,10 +96,14 @@ def converge(
     return np.sort(run)
 
 
-def _needed_by_mask(m: Machine, inst: Instruction, chosen: Lanes, lanes: Lanes, masks: Masks) -> Lanes:
+def _needed_by_mask(
+    m: Machine, inst: Instruction, chosen: Lanes, lanes: Lanes, masks: Masks
+) -> Lanes:
     warp_base = (chosen[0] // WARP) * WARP
     position = np.searchsorted(lanes, chosen)
-    inside = (position < lanes.shape[0]) & (lanes[np.minimum(position, lanes.shape[0] - 1)] == chosen)
+    inside = (position < lanes.shape[0]) & (
+        lanes[np.minimum(position, lanes.shape[0] - 1)] == chosen
+    )
     chosen_masks = masks[position[inside]] if inside.any() else masks[:0]
     if chosen_masks.size and (chosen_masks != chosen_masks[0]).any():
         m.hazard(
@@ -113,7 +117,9 @@ def _needed_by_mask(m: Machine, inst: Instruction, chosen: Lanes, lanes: Lanes, 
     return np.array(needed, dtype=np.int64)
 
 
-def _missing(m: Machine, chosen: Lanes, scope: int, present: npt.NDArray[np.bool_]) -> str:
+def _missing(
+    m: Machine, chosen: Lanes, scope: int, present: npt.NDArray[np.bool_]
+) -> str:
     from tileas_py.sim.machine import EXITED
 
     base = (int(chosen[0]) // scope) * scope
@@ -122,10 +128,14 @@ def _missing(m: Machine, chosen: Lanes, scope: int, present: npt.NDArray[np.bool
     tids = m.geometry.lane_tid[absent]
     if tids.size == 0:
         return "(none)"
-    return f"{int(tids.min())}-{int(tids.max())}" if tids.size > 1 else str(int(tids[0]))
+    return (
+        f"{int(tids.min())}-{int(tids.max())}" if tids.size > 1 else str(int(tids[0]))
+    )
 
 
 def wake_all_convergence(m: Machine) -> None:
     """Let threads waiting to converge look again (some thread they need has exited)."""
-    for key in [k for k in m.waiters if isinstance(k, tuple) and k and k[0] == "converge"]:
+    for key in [
+        k for k in m.waiters if isinstance(k, tuple) and k and k[0] == "converge"
+    ]:
         m.wake(key)

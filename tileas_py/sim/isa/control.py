@@ -95,21 +95,35 @@ def compile_call(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     results = function.returns
     frame = m.frame
 
-    def copy(lanes: Lanes, sources: list[int], targets: list[int], sizes: list[int]) -> None:
+    def copy(
+        lanes: Lanes, sources: list[int], targets: list[int], sizes: list[int]
+    ) -> None:
         base = lanes * frame.size
         for source, target, size in zip(sources, targets, sizes, strict=True):
             for byte in range(size):
                 frame.data[base + target + byte] = frame.data[base + source + byte]
 
     def copy_results(m: Machine, lanes: Lanes) -> None:
-        copy(lanes, [r.address for r in results], [s.address for s in return_symbols], [r.size for r in results])
+        copy(
+            lanes,
+            [r.address for r in results],
+            [s.address for s in return_symbols],
+            [r.size for r in results],
+        )
 
     def call(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
             return
         if (m.call_depth[lanes] >= MAX_CALL_DEPTH).any():
-            m.fail(f"call depth above {MAX_CALL_DEPTH} (recursion is not supported)", inst)
-        copy(lanes, [s.address for s in argument_symbols], [p.address for p in params], [p.size for p in params])
+            m.fail(
+                f"call depth above {MAX_CALL_DEPTH} (recursion is not supported)", inst
+            )
+        copy(
+            lanes,
+            [s.address for s in argument_symbols],
+            [p.address for p in params],
+            [p.size for p in params],
+        )
         m.call_stack[lanes, m.call_depth[lanes]] = inst.next_pc
         m.call_site[lanes, m.call_depth[lanes]] = inst.pc
         m.call_depth[lanes] += 1
@@ -119,7 +133,7 @@ def compile_call(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     return call
 
 
-def _frame_symbol(m: Machine, inst: Instruction, operand: Operand):  # noqa: ANN202
+def _frame_symbol(m: Machine, inst: Instruction, operand: Operand):
     if not isinstance(operand, Sym):
         raise Unsupported("call arguments must be .param variables")
     symbol = m.program.symbol(inst.function, operand.name)
@@ -128,8 +142,18 @@ def _frame_symbol(m: Machine, inst: Instruction, operand: Operand):  # noqa: ANN
     return symbol
 
 
-@semantics("nanosleep", "pmevent", "brkpt", "griddepcontrol", "prefetch", "prefetchu",
-           "applypriority", "discard", "createpolicy", klass="other")
+@semantics(
+    "nanosleep",
+    "pmevent",
+    "brkpt",
+    "griddepcontrol",
+    "prefetch",
+    "prefetchu",
+    "applypriority",
+    "discard",
+    "createpolicy",
+    klass="other",
+)
 def compile_hint(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     """Instructions with no effect the simulator can observe (griddepcontrol: a single
     kernel has no dependent grid)."""
@@ -138,5 +162,7 @@ def compile_hint(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         from tileas_py.sim.ptx_types import ptx_type
 
         write = writer(m, inst, ops[0], ptx_type("b64"))
-        return lambda m, lanes: write(m, lanes, np.zeros(lanes.shape[0], dtype=np.uint64))
+        return lambda m, lanes: write(
+            m, lanes, np.zeros(lanes.shape[0], dtype=np.uint64)
+        )
     return lambda m, lanes: None

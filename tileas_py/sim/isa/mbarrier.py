@@ -59,7 +59,9 @@ class Mbarrier:
     phase: int = 0
     """Phases completed so far; the current phase's parity is `phase & 1`."""
     clock: Clock | None = None
-    completed: dict[int, Clock | None] = field(default_factory=dict[int, "Clock | None"])
+    completed: dict[int, Clock | None] = field(
+        default_factory=dict[int, "Clock | None"]
+    )
     version: int = 0
     valid: bool = True
     observed: dict[int, int] = field(default_factory=dict[int, int])
@@ -67,7 +69,9 @@ class Mbarrier:
     observed_at: dict[int, int] = field(default_factory=dict[int, int])
     """Per thread, its own clock when it saw that phase complete."""
     observed_pc: dict[int, int] = field(default_factory=dict[int, int])
-    observed_together: dict[int, tuple[int, int]] = field(default_factory=dict[int, tuple[int, int]])
+    observed_together: dict[int, tuple[int, int]] = field(
+        default_factory=dict[int, tuple[int, int]]
+    )
     """Per thread, (warp, scheduler step) of its observation: threads of one warp that see
     the phase in one instruction see it at once."""
 
@@ -76,7 +80,14 @@ def barriers(m: Machine) -> dict[Key, Mbarrier]:
     return m.state.setdefault("mbarriers", {})
 
 
-def locate(m: Machine, inst: Instruction, space: str, addresses: npt.NDArray[np.uint64], lanes: Lanes, symbol_space: str | None = None) -> tuple[Lanes, Lanes]:
+def locate(
+    m: Machine,
+    inst: Instruction,
+    space: str,
+    addresses: npt.NDArray[np.uint64],
+    lanes: Lanes,
+    symbol_space: str | None = None,
+) -> tuple[Lanes, Lanes]:
     """(CTA, offset) of the mbarrier each lane names; records the access."""
     if space == "generic" or space.startswith("shared"):
         pass
@@ -94,14 +105,21 @@ def locate(m: Machine, inst: Instruction, space: str, addresses: npt.NDArray[np.
     return ctas, offsets
 
 
-def _record(m: Machine, inst: Instruction, ctas: Lanes, offsets: Lanes, lanes: Lanes, mode: str) -> None:
+def _record(
+    m: Machine, inst: Instruction, ctas: Lanes, offsets: Lanes, lanes: Lanes, mode: str
+) -> None:
     actor = m.actor(lanes, inst.pc)
-    m.record(m.shared, ctas * m.shared.size + offsets, 8, actor, mode, inst, inst.opcode)
+    m.record(
+        m.shared, ctas * m.shared.size + offsets, 8, actor, mode, inst, inst.opcode
+    )
 
 
 def _groups(ctas: Lanes, offsets: Lanes) -> list[tuple[Key, npt.NDArray[np.bool_]]]:
     keys = ctas * (1 << 32) + offsets
-    return [((int(k >> 32), int(k & 0xFFFFFFFF)), keys == k) for k in np.unique(keys).tolist()]
+    return [
+        ((int(k >> 32), int(k & 0xFFFFFFFF)), keys == k)
+        for k in np.unique(keys).tolist()
+    ]
 
 
 def _get(m: Machine, inst: Instruction, key: Key, lane: int) -> Mbarrier | None:
@@ -124,7 +142,9 @@ def _changed(m: Machine, key: Key, barrier: Mbarrier) -> None:
     m.wake(("mbar", key))
 
 
-def _check_tx(m: Machine, inst: Instruction, key: Key, barrier: Mbarrier, lane: int) -> None:
+def _check_tx(
+    m: Machine, inst: Instruction, key: Key, barrier: Mbarrier, lane: int
+) -> None:
     if abs(barrier.tx) > TX_LIMIT:
         m.hazard(
             HazardKind.MBARRIER_TX_RANGE,
@@ -135,7 +155,9 @@ def _check_tx(m: Machine, inst: Instruction, key: Key, barrier: Mbarrier, lane: 
         )
 
 
-def maybe_complete(m: Machine, key: Key, barrier: Mbarrier, inst: Instruction | None = None) -> None:
+def maybe_complete(
+    m: Machine, key: Key, barrier: Mbarrier, inst: Instruction | None = None
+) -> None:
     if barrier.pending != 0 or barrier.tx != 0:
         return
     _check_observers(m, key, barrier, inst)
@@ -147,7 +169,9 @@ def maybe_complete(m: Machine, key: Key, barrier: Mbarrier, inst: Instruction | 
     _changed(m, key, barrier)
 
 
-def _check_observers(m: Machine, key: Key, barrier: Mbarrier, inst: Instruction | None) -> None:
+def _check_observers(
+    m: Machine, key: Key, barrier: Mbarrier, inst: Instruction | None
+) -> None:
     """Phase `barrier.phase` completes: every thread that saw the phase before it by parity
     must have seen it before this completion could happen, or some order of the threads
     lets this phase complete first and the waiter takes it for the earlier one."""
@@ -161,7 +185,9 @@ def _check_observers(m: Machine, key: Key, barrier: Mbarrier, inst: Instruction 
         if phase != previous:
             continue
         together = barrier.observed_together.get(lane, (lane, 0))
-        seen = (clock[lane] if lane < clock.shape[0] else 0) >= barrier.observed_at.get(lane, 0)
+        seen = (clock[lane] if lane < clock.shape[0] else 0) >= barrier.observed_at.get(
+            lane, 0
+        )
         ordered[together] = ordered.get(together, False) or bool(seen)
         late.append(lane)
     for lane in late:
@@ -182,10 +208,14 @@ def _check_observers(m: Machine, key: Key, barrier: Mbarrier, inst: Instruction 
 def add_clock(barrier: Mbarrier, clock: Clock | None) -> None:
     if clock is None:
         return
-    barrier.clock = clock.copy() if barrier.clock is None else join(barrier.clock, clock)
+    barrier.clock = (
+        clock.copy() if barrier.clock is None else join(barrier.clock, clock)
+    )
 
 
-def expect_tx(m: Machine, inst: Instruction, key: Key, count: int, lane: int) -> Mbarrier | None:
+def expect_tx(
+    m: Machine, inst: Instruction, key: Key, count: int, lane: int
+) -> Mbarrier | None:
     barrier = _get(m, inst, key, lane)
     if barrier is None:
         return None
@@ -194,7 +224,9 @@ def expect_tx(m: Machine, inst: Instruction, key: Key, count: int, lane: int) ->
     return barrier
 
 
-def complete_tx(m: Machine, inst: Instruction, key: Key, count: int, lane: int, clock: Clock | None) -> None:
+def complete_tx(
+    m: Machine, inst: Instruction, key: Key, count: int, lane: int, clock: Clock | None
+) -> None:
     """`count` bytes of an asynchronous copy arrived (its clock: what the copy knew)."""
     barrier = _get(m, inst, key, lane)
     if barrier is None:
@@ -261,7 +293,11 @@ def arrive(
     return phases
 
 
-def phase_done(barrier: Mbarrier, parity: npt.NDArray[np.int64] | None, token: npt.NDArray[np.int64] | None) -> npt.NDArray[np.bool_]:
+def phase_done(
+    barrier: Mbarrier,
+    parity: npt.NDArray[np.int64] | None,
+    token: npt.NDArray[np.int64] | None,
+) -> npt.NDArray[np.bool_]:
     if parity is not None:
         return (barrier.phase & 1) != (parity & 1)
     assert token is not None
@@ -296,7 +332,11 @@ def observe(
                     clock = barrier.completed.get(phase)
                     if clock is not None:
                         m.clocks.acquire(seen[token[done] == phase], clock)
-        own = m.clocks.own(seen) if m.clocks is not None else np.zeros(seen.shape[0], dtype=np.int32)
+        own = (
+            m.clocks.own(seen)
+            if m.clocks is not None
+            else np.zeros(seen.shape[0], dtype=np.int32)
+        )
         for lane, clock in zip(seen.tolist(), own.tolist(), strict=True):
             barrier.observed[lane] = barrier.phase - 1
             barrier.observed_at[lane] = clock
@@ -350,11 +390,15 @@ def compile_mbarrier(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
     if action == "pending_count":
         read = reader(m, inst, ops[1], U64)
         write = writer(m, inst, ops[0], U32)
-        return lambda m, lanes: write(m, lanes, (read(m, lanes) >> np.uint64(32)).astype(np.uint32))
+        return lambda m, lanes: write(
+            m, lanes, (read(m, lanes) >> np.uint64(32)).astype(np.uint32)
+        )
     raise Unsupported(f"mbarrier.{action}")
 
 
-def _compile_init(m: Machine, inst: Instruction, ops: list[Operand], space: str) -> Action:
+def _compile_init(
+    m: Machine, inst: Instruction, ops: list[Operand], space: str
+) -> Action:
     address, symbol_space = address_reader(m, inst, ops[0])
     read_count = reader(m, inst, ops[1], U32)
 
@@ -368,8 +412,14 @@ def _compile_init(m: Machine, inst: Instruction, ops: list[Operand], space: str)
             lane = int(lanes[chosen][-1])
             count = int(counts[chosen][-1])
             old = barriers(m).get(key)
-            if old is not None and old.valid and (
-                old.pending != old.expected or old.tx != 0 or ("mbar", key) in m.waiters
+            if (
+                old is not None
+                and old.valid
+                and (
+                    old.pending != old.expected
+                    or old.tx != 0
+                    or ("mbar", key) in m.waiters
+                )
             ):
                 m.hazard(
                     HazardKind.MBARRIER_REINIT,
@@ -388,7 +438,9 @@ def _compile_init(m: Machine, inst: Instruction, ops: list[Operand], space: str)
     return run
 
 
-def _compile_inval(m: Machine, inst: Instruction, ops: list[Operand], space: str) -> Action:
+def _compile_inval(
+    m: Machine, inst: Instruction, ops: list[Operand], space: str
+) -> Action:
     address, symbol_space = address_reader(m, inst, ops[0])
 
     def run(m: Machine, lanes: Lanes) -> None:
@@ -405,7 +457,9 @@ def _compile_inval(m: Machine, inst: Instruction, ops: list[Operand], space: str
     return run
 
 
-def _compile_tx(m: Machine, inst: Instruction, ops: list[Operand], space: str, action: str) -> Action:
+def _compile_tx(
+    m: Machine, inst: Instruction, ops: list[Operand], space: str, action: str
+) -> Action:
     address, symbol_space = address_reader(m, inst, ops[0])
     read_count = reader(m, inst, ops[1], U32)
 
@@ -428,7 +482,9 @@ def _compile_tx(m: Machine, inst: Instruction, ops: list[Operand], space: str, a
     return run
 
 
-def _compile_arrive(m: Machine, inst: Instruction, ops: list[Operand], space: str) -> Action:
+def _compile_arrive(
+    m: Machine, inst: Instruction, ops: list[Operand], space: str
+) -> Action:
     parts = inst.parts
     with_tx = "expect_tx" in parts
     no_complete = "noComplete" in parts
@@ -450,7 +506,11 @@ def _compile_arrive(m: Machine, inst: Instruction, ops: list[Operand], space: st
         if lanes.size == 0:
             return
         ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
-        counts = read_count(m, lanes).astype(np.int64) if read_count is not None else np.ones(lanes.shape[0], dtype=np.int64)
+        counts = (
+            read_count(m, lanes).astype(np.int64)
+            if read_count is not None
+            else np.ones(lanes.shape[0], dtype=np.int64)
+        )
         _record(m, inst, ctas, offsets, lanes, "atomic")
         tokens = np.zeros(lanes.shape[0], dtype=np.uint64)
         for key, chosen in _groups(ctas, offsets):
@@ -459,10 +519,21 @@ def _compile_arrive(m: Machine, inst: Instruction, ops: list[Operand], space: st
                 total = int(read_tx(m, group).astype(np.int64).sum())
                 if expect_tx(m, inst, key, total, int(group[0])) is None:
                     continue
-            phases = arrive(m, inst, key, group, counts[chosen], release=release, no_complete=no_complete, drop=drop)
+            phases = arrive(
+                m,
+                inst,
+                key,
+                group,
+                counts[chosen],
+                release=release,
+                no_complete=no_complete,
+                drop=drop,
+            )
             barrier = barriers(m).get(key)
             pending = barrier.pending if barrier is not None else 0
-            tokens[chosen] = (phases.astype(np.uint64) & np.uint64(0xFFFFFFFF)) | (np.uint64(pending) << np.uint64(32))
+            tokens[chosen] = (phases.astype(np.uint64) & np.uint64(0xFFFFFFFF)) | (
+                np.uint64(pending) << np.uint64(32)
+            )
         if state_writer is not None:
             state_writer(m, lanes, tokens)
 
@@ -475,7 +546,9 @@ def _is_address(operand: Operand) -> bool:
     return isinstance(operand, Address)
 
 
-def _compile_wait(m: Machine, inst: Instruction, ops: list[Operand], space: str) -> Action:
+def _compile_wait(
+    m: Machine, inst: Instruction, ops: list[Operand], space: str
+) -> Action:
     parts = inst.parts
     by_parity = "parity" in parts
     acquire = "relaxed" not in parts
@@ -505,7 +578,9 @@ def _compile_wait(m: Machine, inst: Instruction, ops: list[Operand], space: str)
     return run
 
 
-def _poll(m: Machine, inst: Instruction, key: Key, barrier: Mbarrier, lanes: Lanes) -> None:
+def _poll(
+    m: Machine, inst: Instruction, key: Key, barrier: Mbarrier, lanes: Lanes
+) -> None:
     """Failed waits: block the lanes that already polled here with nothing changed."""
     if lanes.size == 0:
         return
@@ -515,7 +590,11 @@ def _poll(m: Machine, inst: Instruction, key: Key, barrier: Mbarrier, lanes: Lan
         polls["version"] = np.full(m.lanes, -1, dtype=np.int64)
         polls["key"] = np.full(m.lanes, -1, dtype=np.int64)
     flat_key = key[0] * (1 << 32) + key[1]
-    again = (polls["pc"][lanes] == inst.pc) & (polls["version"][lanes] == barrier.version) & (polls["key"][lanes] == flat_key)
+    again = (
+        (polls["pc"][lanes] == inst.pc)
+        & (polls["version"][lanes] == barrier.version)
+        & (polls["key"][lanes] == flat_key)
+    )
     spinning = lanes[again]
     polls["pc"][lanes] = inst.pc
     polls["version"][lanes] = barrier.version

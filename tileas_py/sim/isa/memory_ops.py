@@ -32,7 +32,14 @@ from tileas_py.sim.isa.operands import (
     writer,
 )
 from tileas_py.sim.program import Action, Instruction
-from tileas_py.sim.ptx_types import UNSIGNED, PtxType, from_bits, is_type_name, ptx_type, to_bits
+from tileas_py.sim.ptx_types import (
+    UNSIGNED,
+    PtxType,
+    from_bits,
+    is_type_name,
+    ptx_type,
+    to_bits,
+)
 
 if TYPE_CHECKING:
     from tileas_py.sim.machine import Machine
@@ -116,14 +123,25 @@ def compile_ld(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         if lanes.size == 0:
             return
         addresses = read_address(m, lanes)
-        pieces = resolve(m, inst, space, addresses, lanes, size, symbol_space=symbol_space, align=_align(size))
+        pieces = resolve(
+            m,
+            inst,
+            space,
+            addresses,
+            lanes,
+            size,
+            symbol_space=symbol_space,
+            align=_align(size),
+        )
         _forbid_tensor_map(m, inst, pieces)
         raw = load(m, inst, pieces, lanes, size, mode=mode)
         if acquire:
             observe(m, pieces, lanes)
         words = raw.reshape(lanes.shape[0], count, ty.bytes)
         for i, write in enumerate(writers):
-            bits = np.ascontiguousarray(words[:, i, :]).view(element.storage).reshape(-1)
+            bits = (
+                np.ascontiguousarray(words[:, i, :]).view(element.storage).reshape(-1)
+            )
             write(m, lanes, from_bits(bits, ty))
 
     return run
@@ -167,8 +185,20 @@ def compile_st(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         if lanes.size == 0:
             return
         addresses = read_address(m, lanes)
-        pieces = resolve(m, inst, space, addresses, lanes, size, symbol_space=symbol_space, align=_align(size))
-        parts = [to_bits(r(m, lanes), ty).view(np.uint8).reshape(lanes.shape[0], ty.bytes) for r in readers]
+        pieces = resolve(
+            m,
+            inst,
+            space,
+            addresses,
+            lanes,
+            size,
+            symbol_space=symbol_space,
+            align=_align(size),
+        )
+        parts = [
+            to_bits(r(m, lanes), ty).view(np.uint8).reshape(lanes.shape[0], ty.bytes)
+            for r in readers
+        ]
         data = np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
         if release:
             publish(m, pieces, lanes)
@@ -188,7 +218,9 @@ _INTEGER_OPS = {
     "min": lambda old, b, c: np.minimum(old, b),
     "max": lambda old, b, c: np.maximum(old, b),
     "inc": lambda old, b, c: np.where(old >= b, 0, old + 1).astype(old.dtype),
-    "dec": lambda old, b, c: np.where((old == 0) | (old > b), b, old - 1).astype(old.dtype),
+    "dec": lambda old, b, c: np.where((old == 0) | (old > b), b, old - 1).astype(
+        old.dtype
+    ),
     "cas": lambda old, b, c: np.where(old == b, c, old).astype(old.dtype),
 }
 
@@ -208,7 +240,11 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     read_address, symbol_space = address_reader(m, inst, operands[0])
     values = [reader(m, inst, e, ty) for e in vector_elements(operands[1])]
     compare = reader(m, inst, operands[2], ty) if op == "cas" else None
-    writers = [writer(m, inst, e, ty) for e in vector_elements(dest)] if dest is not None else []
+    writers = (
+        [writer(m, inst, e, ty) for e in vector_elements(dest)]
+        if dest is not None
+        else []
+    )
     size = ty.bytes * count
     sem = _semantics(inst)
     acquire = sem in ("acquire", "acq_rel")
@@ -223,14 +259,25 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         if ty.is_float and op == "add":
             return float_arith("add", [old, b], ty.element, "rn")
         if op in ("min", "max") and not ty.is_signed and not ty.is_float:
-            return _INTEGER_OPS[op](old.view(unsigned.dtype), b.view(unsigned.dtype), c).view(old.dtype)
+            return _INTEGER_OPS[op](
+                old.view(unsigned.dtype), b.view(unsigned.dtype), c
+            ).view(old.dtype)
         return _INTEGER_OPS[op](old, b, c if c is not None else b)
 
     def run(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
             return
         addresses = read_address(m, lanes)
-        pieces = resolve(m, inst, space, addresses, lanes, size, symbol_space=symbol_space, align=_align(size))
+        pieces = resolve(
+            m,
+            inst,
+            space,
+            addresses,
+            lanes,
+            size,
+            symbol_space=symbol_space,
+            align=_align(size),
+        )
         operand_values = [r(m, lanes) for r in values]
         c_values = compare(m, lanes) if compare is not None else None
         old_out = [np.empty_like(v) for v in operand_values]
@@ -240,20 +287,44 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
             publish(m, pieces, lanes)
         actor = m.actor(lanes, inst.pc)
         for piece in pieces:
-            m.record(piece.region, piece.offsets, size, actor, "atomic", inst, inst.opcode, owners=piece.rows)
+            m.record(
+                piece.region,
+                piece.offsets,
+                size,
+                actor,
+                "atomic",
+                inst,
+                inst.opcode,
+                owners=piece.rows,
+            )
             # Apply one thread per address at a time: repeated addresses in lane order.
             remaining = np.arange(piece.rows.shape[0])
             while remaining.size:
                 _, first = np.unique(piece.offsets[remaining], return_index=True)
                 now = remaining[np.sort(first)]
                 rows = piece.rows[now]
-                raw = mem.gather(piece.region, piece.offsets[now], size).reshape(now.shape[0], count, ty.bytes)
+                raw = mem.gather(piece.region, piece.offsets[now], size).reshape(
+                    now.shape[0], count, ty.bytes
+                )
                 new_parts: list[Any] = []
                 for i in range(count):
-                    old = from_bits(np.ascontiguousarray(raw[:, i, :]).view(UNSIGNED[ty.bits]).reshape(-1), ty)
+                    old = from_bits(
+                        np.ascontiguousarray(raw[:, i, :])
+                        .view(UNSIGNED[ty.bits])
+                        .reshape(-1),
+                        ty,
+                    )
                     old_out[i][rows] = old
-                    new = combine(old, operand_values[i][rows], c_values[rows] if c_values is not None else None)
-                    new_parts.append(to_bits(np.asarray(new).astype(ty.dtype), ty).view(np.uint8).reshape(-1, ty.bytes))
+                    new = combine(
+                        old,
+                        operand_values[i][rows],
+                        c_values[rows] if c_values is not None else None,
+                    )
+                    new_parts.append(
+                        to_bits(np.asarray(new).astype(ty.dtype), ty)
+                        .view(np.uint8)
+                        .reshape(-1, ty.bytes)
+                    )
                 data = np.concatenate(new_parts, axis=1) if count > 1 else new_parts[0]
                 mem.scatter(piece.region, piece.offsets[now], data, size)
                 remaining = np.setdiff1d(remaining, now, assume_unique=True)
@@ -364,7 +435,11 @@ def compile_isspacep(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
         which = (read(m, lanes) >> np.uint64(mem.WINDOW_SHIFT)).astype(np.int64)
         result = which >= window if window == mem.GLOBAL_WINDOW else which == window
         if space == "shared::cta":
-            result = result & ((read(m, lanes) - np.uint64(mem.GENERIC_SHARED)) >> np.uint64(mem.RANK_SHIFT) == 0)
+            result = result & (
+                (read(m, lanes) - np.uint64(mem.GENERIC_SHARED))
+                >> np.uint64(mem.RANK_SHIFT)
+                == 0
+            )
         write(m, lanes, result)
 
     return run

@@ -110,7 +110,9 @@ class Paren:
     elements: tuple[Operand, ...]
 
 
-Operand = Reg | Imm | FloatImm | Special | Sym | Sink | Address | Vector | Pair | Not | Paren
+Operand = (
+    Reg | Imm | FloatImm | Special | Sym | Sink | Address | Vector | Pair | Not | Paren
+)
 
 
 def operand_tree(inst: Instruction) -> list[Operand]:
@@ -139,7 +141,9 @@ def _convert(operand: Attribute, registers: Iterator[int]) -> Operand:
     if isinstance(operand, VectorAttr):
         return Vector(tuple(_convert(e, registers) for e in operand.elements))
     if isinstance(operand, PairAttr):
-        return Pair(_convert(operand.first, registers), _convert(operand.second, registers))
+        return Pair(
+            _convert(operand.first, registers), _convert(operand.second, registers)
+        )
     if isinstance(operand, NotAttr):
         return Not(_convert(operand.operand, registers))
     if isinstance(operand, ParenAttr):
@@ -178,7 +182,9 @@ def reader(m: Machine, inst: Instruction, operand: Operand, ty: PtxType) -> Read
     if isinstance(operand, Not):
         inner = reader(m, inst, operand.inner, ty)
         return lambda m, lanes: ~inner(m, lanes)
-    raise OperandError(f"cannot read {type(operand).__name__.lower()} operand as .{ty.name}")
+    raise OperandError(
+        f"cannot read {type(operand).__name__.lower()} operand as .{ty.name}"
+    )
 
 
 def _register_reader(m: Machine, index: int, ty: PtxType) -> Reader:
@@ -206,7 +212,11 @@ def _immediate(value: int, ty: PtxType) -> Any:
 
 def _float_immediate(operand: FloatImm, ty: PtxType) -> Any:
     source = ptx_type("f32" if operand.width == 32 else "f64")
-    value = np.array(operand.bits, dtype=np.uint64).astype(source.storage).view(source.dtype)
+    value = (
+        np.array(operand.bits, dtype=np.uint64)
+        .astype(source.storage)
+        .view(source.dtype)
+    )
     if ty.is_float:
         return value.astype(ty.dtype)
     if ty.bits == operand.width:
@@ -217,8 +227,12 @@ def _float_immediate(operand: FloatImm, ty: PtxType) -> Any:
 
 def _constant(value: Any, ty: PtxType) -> Reader:
     if ty.lanes > 1:
-        packed = from_bits(np.array([to_bits(np.array(value), ptx_type(f"b{ty.bits}"))]), ty)
-        return lambda m, lanes: np.broadcast_to(packed, (lanes.shape[0], ty.lanes)).copy()
+        packed = from_bits(
+            np.array([to_bits(np.array(value), ptx_type(f"b{ty.bits}"))]), ty
+        )
+        return lambda m, lanes: np.broadcast_to(
+            packed, (lanes.shape[0], ty.lanes)
+        ).copy()
     scalar = np.array(value, dtype=ty.dtype)
     return lambda m, lanes: np.full(lanes.shape[0], scalar, dtype=ty.dtype)
 
@@ -231,7 +245,9 @@ def symbol_value(m: Machine, inst: Instruction, name: str) -> int:
             return mem.global_base(0) + symbol.address
         return symbol.address
     if name in m.program.functions:
-        raise OperandError(f"function '{name}' used as a value (indirect calls are not supported)")
+        raise OperandError(
+            f"function '{name}' used as a value (indirect calls are not supported)"
+        )
     raise OperandError(f"unknown symbol '{name}'")
 
 
@@ -259,7 +275,9 @@ def _register_writer(m: Machine, index: int, ty: PtxType) -> Writer:
     if register.width == 1:
 
         def write_predicate(m: Machine, lanes: Lanes, values: Values) -> None:
-            m.regs[index][lanes] = values.astype(np.bool_) if values.dtype != np.bool_ else values
+            m.regs[index][lanes] = (
+                values.astype(np.bool_) if values.dtype != np.bool_ else values
+            )
 
         return write_predicate
     width = register.width
@@ -290,7 +308,9 @@ def vector_elements(operand: Operand) -> tuple[Operand, ...]:
 # -- addresses ----------------------------------------------------------------------------
 
 
-def address_reader(m: Machine, inst: Instruction, operand: Operand) -> tuple[Reader, str | None]:
+def address_reader(
+    m: Machine, inst: Instruction, operand: Operand
+) -> tuple[Reader, str | None]:
     """The byte address an `[...]` operand names, as u64, and the state space of its
     base symbol if it has one (`shared`, `param`, `local`, `frame`, `global`, `const`)."""
     if not isinstance(operand, Address):
@@ -315,7 +335,9 @@ def _base_reader(m: Machine, inst: Instruction, operand: Operand) -> Reader:
         return _constant(np.uint64(operand.value & ((1 << 64) - 1)), U64)
     if isinstance(operand, Sym):
         return _constant(np.uint64(symbol_value(m, inst, operand.name)), U64)
-    raise OperandError(f"cannot use a {type(operand).__name__.lower()} operand as an address")
+    raise OperandError(
+        f"cannot use a {type(operand).__name__.lower()} operand as an address"
+    )
 
 
 def _symbol_space(m: Machine, inst: Instruction, operand: Operand) -> str | None:

@@ -23,7 +23,9 @@ Lanes = npt.NDArray[np.int64]
 _AXES = {"x": 0, "y": 1, "z": 2}
 
 
-def special_register(m: Machine, name: str, lanes: Lanes, inst: Instruction) -> npt.NDArray[Any]:
+def special_register(
+    m: Machine, name: str, lanes: Lanes, inst: Instruction
+) -> npt.NDArray[Any]:
     """The value of `name` (with its `%`) for each lane, as u32 (or u64 for the 64-bit ones)."""
     from tileas_py.sim.machine import NUM_SMS
 

@@ -38,7 +38,9 @@ PRED = ptx_type("pred")
 FULL = np.uint32(0xFFFFFFFF)
 
 
-def _table(lanes: Lanes, values: npt.NDArray[Any]) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any], npt.NDArray[np.bool_]]:
+def _table(
+    lanes: Lanes, values: npt.NDArray[Any]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[Any], npt.NDArray[np.bool_]]:
     """(warp of each lane, a (warps, 32) table of values, a (warps, 32) presence mask)."""
     warps, inverse = np.unique(lanes // 32, return_inverse=True)
     table = np.zeros((warps.shape[0], 32), dtype=values.dtype)
@@ -48,7 +50,9 @@ def _table(lanes: Lanes, values: npt.NDArray[Any]) -> tuple[npt.NDArray[np.int64
     return inverse, table, present
 
 
-def _split_dest(m: Machine, inst: Instruction, operand: Operand, ty: Any) -> tuple[Any, Any]:
+def _split_dest(
+    m: Machine, inst: Instruction, operand: Operand, ty: Any
+) -> tuple[Any, Any]:
     if isinstance(operand, Pair):
         return writer(m, inst, operand.first, ty), writer(m, inst, operand.second, PRED)
     return writer(m, inst, operand, ty), None
@@ -106,15 +110,23 @@ def compile_vote(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     read_mask = reader(m, inst, ops[2], U32) if len(ops) > 2 else None
 
     def run(m: Machine, lanes: Lanes) -> None:
-        masks = read_mask(m, lanes) if read_mask is not None else np.full(lanes.shape[0], FULL)
+        masks = (
+            read_mask(m, lanes)
+            if read_mask is not None
+            else np.full(lanes.shape[0], FULL)
+        )
         lanes = converge(m, inst, lanes, 32, masks)
         if lanes.size == 0:
             return
         flags = read_a(m, lanes)
         inverse, table, present = _table(lanes, flags)
         if ballot:
-            weights = (np.uint64(1) << np.arange(32, dtype=np.uint64))
-            bits = ((table & present).astype(np.uint64) * weights).sum(axis=1).astype(np.uint32)
+            weights = np.uint64(1) << np.arange(32, dtype=np.uint64)
+            bits = (
+                ((table & present).astype(np.uint64) * weights)
+                .sum(axis=1)
+                .astype(np.uint32)
+            )
             write(m, lanes, bits[inverse])
             return
         any_true = (table & present).any(axis=1)
@@ -131,7 +143,7 @@ def compile_activemask(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
 
     def run(m: Machine, lanes: Lanes) -> None:
         inverse, _, present = _table(lanes, np.zeros(lanes.shape[0], dtype=np.uint8))
-        weights = (np.uint64(1) << np.arange(32, dtype=np.uint64))
+        weights = np.uint64(1) << np.arange(32, dtype=np.uint64)
         bits = (present.astype(np.uint64) * weights).sum(axis=1).astype(np.uint32)
         write(m, lanes, bits[inverse])
 
@@ -170,8 +182,12 @@ def compile_redux(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     read_a = reader(m, inst, ops[1], ty)
     read_mask = reader(m, inst, ops[2], U32)
     reduce: Any = {
-        "add": np.add, "min": np.minimum, "max": np.maximum,
-        "and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor,
+        "add": np.add,
+        "min": np.minimum,
+        "max": np.maximum,
+        "and": np.bitwise_and,
+        "or": np.bitwise_or,
+        "xor": np.bitwise_xor,
     }.get(op)
     if reduce is None:
         raise Unsupported(f"redux.{op}")
@@ -259,7 +275,15 @@ def compile_ldmatrix(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
         # Threads 8i..8i+7 give the row addresses of matrix i.
         providers = (lanes % 32) < 8 * count
         rows_lanes = lanes[providers]
-        pieces = resolve(m, inst, space, addresses[providers], rows_lanes, 16, symbol_space=symbol_space)
+        pieces = resolve(
+            m,
+            inst,
+            space,
+            addresses[providers],
+            rows_lanes,
+            16,
+            symbol_space=symbol_space,
+        )
         rows = load(m, inst, pieces, rows_lanes, 16).view(np.uint16)  # (n, 8) elements
         inverse, _, _ = _table(lanes, np.zeros(lanes.shape[0], dtype=np.uint8))
         warp_of_row = inverse[providers]
@@ -267,7 +291,9 @@ def compile_ldmatrix(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
         table[warp_of_row, rows_lanes % 32] = rows
         lane = lanes % 32
         for i, write in enumerate(writers):
-            matrix = table[inverse, :, :][:, 8 * i : 8 * i + 8, :]  # (n, 8 rows, 8 cols)
+            matrix = table[inverse, :, :][
+                :, 8 * i : 8 * i + 8, :
+            ]  # (n, 8 rows, 8 cols)
             row = lane // 4
             col = 2 * (lane % 4)
             n = np.arange(lanes.shape[0])
@@ -277,7 +303,11 @@ def compile_ldmatrix(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
             else:
                 low = matrix[n, row, col]
                 high = matrix[n, row, col + 1]
-            write(m, lanes, low.astype(np.uint32) | (high.astype(np.uint32) << np.uint32(16)))
+            write(
+                m,
+                lanes,
+                low.astype(np.uint32) | (high.astype(np.uint32) << np.uint32(16)),
+            )
 
     return run
 
@@ -317,7 +347,9 @@ def compile_stmatrix(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
         rows_lanes = lanes[providers]
         addresses = read_address(m, lanes)[providers]
         data = table[inverse[providers], lane[providers]].view(np.uint8).reshape(-1, 16)
-        pieces = resolve(m, inst, space, addresses, rows_lanes, 16, symbol_space=symbol_space)
+        pieces = resolve(
+            m, inst, space, addresses, rows_lanes, 16, symbol_space=symbol_space
+        )
         store(m, inst, pieces, rows_lanes, data, 16)
 
     return run

@@ -27,7 +27,11 @@ import numpy as np
 import numpy.typing as npt
 
 from tileas_py.hw.smem_descriptor import SmemDescriptor
-from tileas_py.hw.wgmma_layout import accumulator_offsets, a_fragment_offsets, fragment_origin
+from tileas_py.hw.wgmma_layout import (
+    a_fragment_offsets,
+    accumulator_offsets,
+    fragment_origin,
+)
 from tileas_py.hw.wgmma_smem import operand_addresses
 from tileas_py.sim import memory as mem
 from tileas_py.sim.isa import Unsupported, semantics
@@ -86,7 +90,11 @@ def _shape(inst: Instruction) -> Shape:
     parts = inst.parts
     shape = next(p for p in parts if p.startswith("m64n"))
     n_text, k_text = shape[4:].split("k")
-    types = [p for p in parts if p in ("f16", "bf16", "tf32", "f32", "e4m3", "e5m2", "s8", "u8", "s32", "b1")]
+    types = [
+        p
+        for p in parts
+        if p in ("f16", "bf16", "tf32", "f32", "e4m3", "e5m2", "s8", "u8", "s32", "b1")
+    ]
     if len(types) != 3:
         raise Unsupported("expected the D, A and B types")
     if "sp" in parts:
@@ -143,7 +151,9 @@ def _compile_wait(inst: Instruction, keep: int) -> Action:
             state = _states(m).setdefault(wg, WarpgroupState())
             retire = max(len(state.committed) - keep, 0)
             retired = state.committed[:retire]
-            retired_sequence = [s for group in state.committed_sequence[:retire] for s in group]
+            retired_sequence = [
+                s for group in state.committed_sequence[:retire] for s in group
+            ]
             state.committed = state.committed[retire:]
             state.committed_sequence = state.committed_sequence[retire:]
             if m.clocks is not None:
@@ -155,7 +165,9 @@ def _compile_wait(inst: Instruction, keep: int) -> Action:
                 last = max(retired_sequence)
                 for registers in inflight(m).values():
                     column = registers[members]
-                    registers[members] = np.where((column > 0) & (column <= last), 0, column)
+                    registers[members] = np.where(
+                        (column > 0) & (column <= last), 0, column
+                    )
         table = inflight(m)
         for reg in [r for r, v in table.items() if not v.any()]:
             del table[reg]
@@ -228,12 +240,17 @@ def _compile_mma(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         if a_from_registers:
             trans_b = transposes[0] if transposes else 0
         elif transposes:
-            trans_a, trans_b = transposes[0], transposes[1] if len(transposes) > 1 else 0
+            trans_a, trans_b = (
+                transposes[0],
+                transposes[1] if len(transposes) > 1 else 0,
+            )
     element_a = np.dtype(_ELEMENTS[shape.atype])
     element_b = np.dtype(_ELEMENTS[shape.btype])
     satfinite = "satfinite" in inst.parts
     origin_per_register = 32 // (element_a.itemsize * 8) if shape.atype != "tf32" else 1
-    a_offsets = a_fragment_offsets(32 if shape.atype == "tf32" else element_a.itemsize * 8)
+    a_offsets = a_fragment_offsets(
+        32 if shape.atype == "tf32" else element_a.itemsize * 8
+    )
     d_offsets = accumulator_offsets(shape.n)
 
     def run(m: Machine, lanes: Lanes) -> None:
@@ -250,14 +267,42 @@ def _compile_mma(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     def _issue(m: Machine, inst: Instruction, members: Lanes, wg: int) -> None:
         cta = int(m.geometry.lane_cta[members[0]])
         op = _start(m, inst, members, wg)
-        b = _load_operand(m, inst, op, cta, read_b_desc, members, shape.n, shape.k, element_b, trans_b == 0, "B")
+        b = _load_operand(
+            m,
+            inst,
+            op,
+            cta,
+            read_b_desc,
+            members,
+            shape.n,
+            shape.k,
+            element_b,
+            trans_b == 0,
+            "B",
+        )
         if read_a_desc is not None:
-            a = _load_operand(m, inst, op, cta, read_a_desc, members, 64, shape.k, element_a, trans_a == 0, "A")
+            a = _load_operand(
+                m,
+                inst,
+                op,
+                cta,
+                read_a_desc,
+                members,
+                64,
+                shape.k,
+                element_a,
+                trans_a == 0,
+                "A",
+            )
         else:
             a = _a_from_registers(m, members)
         product = (scale_a * a.astype(np.float64)) @ (scale_b * b.astype(np.float64)).T
         d = _read_accumulator(m, members)
-        scale_d = read_scale_d(m, members) if read_scale_d is not None else np.ones(WARPGROUP, dtype=np.bool_)
+        scale_d = (
+            read_scale_d(m, members)
+            if read_scale_d is not None
+            else np.ones(WARPGROUP, dtype=np.bool_)
+        )
         if scale_d.any() != scale_d.all():
             m.fail("scale-d differs across the warpgroup", inst)
         total = product + d if bool(scale_d[0]) else product
@@ -270,11 +315,17 @@ def _compile_mma(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
 
     def _start(m: Machine, inst: Instruction, members: Lanes, wg: int) -> Operation:
         clocks = m.clocks
-        op = start(m, int(members[0]), ("wgmma", wg), f"wgmma reads of warpgroup {wg}", inst.pc)
+        op = start(
+            m, int(members[0]), ("wgmma", wg), f"wgmma reads of warpgroup {wg}", inst.pc
+        )
         if clocks is not None and op.actor is not None:
             # The whole warpgroup issues it: it is ordered after each member's past.
             view = clocks.snapshot(members)
-            view[op.component] = max(view[op.component], op.actor.view[op.component]) if op.actor.view is not None else view[op.component]
+            view[op.component] = (
+                max(view[op.component], op.actor.view[op.component])
+                if op.actor.view is not None
+                else view[op.component]
+            )
             op.actor.view = view
             op.done = view.copy()
             op.done[op.component] = op.clock
@@ -294,7 +345,9 @@ def _compile_mma(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
                 if shape.atype == "tf32":
                     value = _tf32(raw).astype(np.float64)
                 else:
-                    bits = (raw >> np.uint32(8 * element_a.itemsize * i)) & np.uint32((1 << (8 * element_a.itemsize)) - 1)
+                    bits = (raw >> np.uint32(8 * element_a.itemsize * i)) & np.uint32(
+                        (1 << (8 * element_a.itemsize)) - 1
+                    )
                     unsigned = {1: np.uint8, 2: np.uint16}[element_a.itemsize]
                     value = bits.astype(unsigned).view(element_a).astype(np.float64)
                 a[rows, cols] = value
@@ -316,23 +369,33 @@ def _compile_mma(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
             return raw.astype(np.uint32).view(np.int32).astype(np.float64)
         return raw.astype(np.uint32).view(np.float32).astype(np.float64)
 
-    def _fragment_positions(m: Machine, members: Lanes) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    def _fragment_positions(
+        m: Machine, members: Lanes
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         warp = (m.geometry.lane_tid[members] // 32) % 4
         lane = members % 32
         base_row = 16 * warp + lane // 4
         base_col = (lane % 4) * 2
         offsets = np.array(d_offsets, dtype=np.int64)
-        return base_row[:, None] + offsets[None, :, 0], base_col[:, None] + offsets[None, :, 1]
+        return base_row[:, None] + offsets[None, :, 0], base_col[:, None] + offsets[
+            None, :, 1
+        ]
 
-    def _write_accumulator(m: Machine, members: Lanes, total: npt.NDArray[np.float64]) -> None:
+    def _write_accumulator(
+        m: Machine, members: Lanes, total: npt.NDArray[np.float64]
+    ) -> None:
         rows, cols = _fragment_positions(m, members)
         packed: dict[int, npt.NDArray[np.uint32]] = {}
         for v in range(values):
             value = total[rows[:, v], cols[:, v]]
             reg = accumulator[v // per_register]
             if shape.dtype == "f16":
-                bits = value.astype(np.float16).view(np.uint16).astype(np.uint32) << np.uint32(16 * (v % per_register))
-                packed[reg] = packed.get(reg, np.zeros(WARPGROUP, dtype=np.uint32)) | bits
+                bits = value.astype(np.float16).view(np.uint16).astype(
+                    np.uint32
+                ) << np.uint32(16 * (v % per_register))
+                packed[reg] = (
+                    packed.get(reg, np.zeros(WARPGROUP, dtype=np.uint32)) | bits
+                )
             elif shape.dtype == "s32":
                 if satfinite:
                     value = np.clip(value, -(2**31), 2**31 - 1)
@@ -345,7 +408,9 @@ def _compile_mma(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
 
     def _mark_inflight(m: Machine, members: Lanes, op: Operation) -> None:
         table = inflight(m)
-        state = _states(m).setdefault(int(m.geometry.warpgroup_of(members[:1])[0]), WarpgroupState())
+        state = _states(m).setdefault(
+            int(m.geometry.warpgroup_of(members[:1])[0]), WarpgroupState()
+        )
         sequence = state.next_sequence
         state.next_sequence += 1
         for reg in (*accumulator, *a_registers):
@@ -389,7 +454,17 @@ def _load_operand(
             inst,
         )
     offsets = cta * m.shared.size + flat
-    async_access(m, inst, op, m.shared, offsets, element_bytes, "read", proxy=True, what=f"wgmma {name} read")
+    async_access(
+        m,
+        inst,
+        op,
+        m.shared,
+        offsets,
+        element_bytes,
+        "read",
+        proxy=True,
+        what=f"wgmma {name} read",
+    )
     data = mem.gather(m.shared, offsets, element_bytes)
     values = np.ascontiguousarray(data).view(element).reshape(rows, k)
     if element == np.dtype(np.float32):
