@@ -187,7 +187,7 @@ def run_prepared(
         ptx=prepared.ptx,
     )
     machine = Machine(
-        program, function, geometry, shared_bytes=shared, check=check, report=report
+        program, function, geometry, shared_bytes=shared, report=report
     )
     machine.state["dynamic_shared"] = dynamic_shared
     machine.state["explicit_cluster"] = (
@@ -331,6 +331,8 @@ def _bind_arguments(
     machine.state["array_regions"] = regions
     maps: dict[int, TensorMap] = {}
     machine.state["tensor_maps"] = maps
+    global_maps: dict[int, TensorMap] = {}
+    machine.state["global_tensor_maps"] = global_maps
 
     def allocate(
         array: npt.NDArray[Any], label: str, axes: tuple[int, ...] | None = None
@@ -358,8 +360,15 @@ def _bind_arguments(
         if isinstance(arg, np.ndarray) and view is not None:
             arg = _tensor_map_for_view(machine, view, arg, index, allocate, label)
         if isinstance(arg, TensorMap):
-            _check_map_param(machine, param, index, name)
             allocate(arg.array, label + " tensor map")
+            if param.size == 8 and param.type.kind != "f":
+                # A pointer parameter: the map lives in global memory, where the host
+                # copied the encoded map (CUDA's tensor maps in global memory).
+                holder = machine.add_global(f"{label}: the tensor map", 128)
+                global_maps[holder.extra["index"]] = arg
+                _put(data, param, mem.global_base(holder.extra["index"]), machine, index)
+                continue
+            _check_map_param(machine, param, index, name)
             maps[param.address] = arg
             continue
         if isinstance(arg, np.ndarray):
@@ -421,7 +430,7 @@ def _check_map_param(machine: Machine, param: Symbol, index: int, name: str) -> 
     if param.size != 128 or param.align < 64:
         raise SimulationError(
             f"argument {index} of kernel '{name}' is a TensorMap, but its parameter "
-            f"'{param.name}' is not a 128-byte `.param .align 64 .b8` array",
+            f"'{param.name}' is neither a 128-byte `.param .align 64 .b8` array nor a pointer",
             file=machine.program.file,
         )
 

@@ -66,13 +66,12 @@ class Machine:
         geometry: Geometry,
         *,
         shared_bytes: int,
-        check: bool,
+        track: bool = True,
         report: Report,
     ) -> None:
         self.program = program
         self.kernel = kernel
         self.geometry = geometry
-        self.check = check
         self.report = report
         lanes = geometry.lanes
         self.lanes = lanes
@@ -85,7 +84,8 @@ class Machine:
         self.call_depth = np.zeros(lanes, dtype=np.int64)
         self.call_stack = np.zeros((lanes, MAX_CALL_DEPTH), dtype=np.int64)
         self.call_site = np.zeros((lanes, MAX_CALL_DEPTH), dtype=np.int64)
-        self.clocks = VectorClocks(lanes) if check else None
+        # Without tracking (for benchmarks of the bare interpreter) no hazard is seen.
+        self.clocks = VectorClocks(lanes) if track else None
         self.version = 0
         """Bumped by every change another thread could observe (memory, barriers)."""
         self.waiters: dict[Hashable, list[Waiter]] = defaultdict(list)
@@ -178,15 +178,22 @@ class Machine:
             action(self, active)
 
     def block(
-        self, lanes: Lanes, key: Hashable, reason: str, *, retry_at: int | None = None
+        self,
+        lanes: Lanes,
+        key: Hashable,
+        reason: str,
+        *,
+        at: Instruction,
+        retry: bool = False,
     ) -> None:
-        """Block `lanes` until `wake(key)`; with `retry_at`, they then run that PC again."""
+        """Block `lanes`, waiting at `at`, until `wake(key)`; with `retry` they then run
+        `at` again (else they go on after it)."""
         if lanes.size == 0:
             return
-        if retry_at is not None:
-            self.pc[lanes] = retry_at
+        if retry:
+            self.pc[lanes] = at.pc
         self.status[lanes] = BLOCKED
-        self.waiters[key].append(Waiter(lanes, reason, int(self.pc[lanes[0]])))
+        self.waiters[key].append(Waiter(lanes, reason, at.pc))
 
     def wake(self, key: Hashable) -> None:
         for waiter in self.waiters.pop(key, ()):
@@ -204,29 +211,38 @@ class Machine:
         on_exit(self, lanes)
 
     def deadlock(self) -> NoReturn:
-        parts: list[str] = []
+        """No thread can run: say who waits on what (the same wait in several CTAs once)."""
+        groups: dict[tuple[int, str], list[Lanes]] = defaultdict(list)
         for waiters in self.waiters.values():
             for waiter in waiters:
                 blocked = waiter.lanes[self.status[waiter.lanes] == BLOCKED]
-                if blocked.size == 0:
-                    continue
-                parts.append(f"{self.describe_lanes(blocked)} wait for {waiter.reason}")
-        inst = self.program.instructions[int(self.pc[self.status == BLOCKED].min())]
+                if blocked.size:
+                    groups[waiter.pc, waiter.reason].append(blocked)
+        parts = [
+            f"{self.describe_lanes(np.concatenate(lanes), pc)} wait for {reason}"
+            for (pc, reason), lanes in sorted(groups.items(), key=lambda item: item[0][0])
+        ]
+        first = min((pc for pc, _ in groups), default=None)
+        if first is None:
+            first = int(self.pc[self.status == BLOCKED].min())
         detail = "; ".join(parts[:6]) or "every thread is blocked"
         if len(parts) > 6:
             detail += f"; and {len(parts) - 6} more groups"
-        self.fail(f"deadlock: {detail}", inst)
+        self.fail(f"deadlock: {detail}", self.program.instructions[first])
 
     # -- reporting -------------------------------------------------------------------------
 
-    def describe_lanes(self, lanes: Lanes) -> str:
-        """`threads 0-127 of CTA (0, 0, 0) at line 12` for a group of lanes."""
+    def describe_lanes(self, lanes: Lanes, pc: int | None = None) -> str:
+        """`threads 0-127 of CTA (0, 0, 0) at line 12` for a group of lanes (at `pc`, or
+        where they are now)."""
         geometry = self.geometry
         ctas = np.unique(geometry.lane_cta[lanes])
         first = int(ctas[0])
         tids = geometry.lane_tid[lanes[geometry.lane_cta[lanes] == first]]
         span = _span(tids)
-        where = self.program.instructions[int(self.pc[lanes[0]])].where()
+        where = self.program.instructions[
+            int(self.pc[lanes[0]]) if pc is None else pc
+        ].where()
         cta_text = f"CTA {geometry.describe_cta(first)}"
         if ctas.size > 1:
             cta_text += f" (and {ctas.size - 1} more CTAs)"
