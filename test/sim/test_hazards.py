@@ -24,7 +24,9 @@ HAZARDS = Path(__file__).parent / "kernels" / "hazards"
 def _line_of(name: str, text: str, occurrence: int = 1) -> int:
     """The 1-based line of the `occurrence`-th line containing `text` in a kernel file."""
     seen = 0
-    for number, line in enumerate((HAZARDS / f"{name}.ptx").read_text().splitlines(), 1):
+    for number, line in enumerate(
+        (HAZARDS / f"{name}.ptx").read_text().splitlines(), 1
+    ):
         if text in line:
             seen += 1
             if seen == occurrence:
@@ -72,7 +74,12 @@ CASES = [
         "mbarrier.arrive",
     ),
     Case(
-        "mbarrier_reinit", 32, list, HazardKind.MBARRIER_REINIT, "mbarrier.init", occurrence=2
+        "mbarrier_reinit",
+        32,
+        list,
+        HazardKind.MBARRIER_REINIT,
+        "mbarrier.init",
+        occurrence=2,
     ),
     Case(
         "mbarrier_tx_range",
@@ -81,7 +88,9 @@ CASES = [
         HazardKind.MBARRIER_TX_RANGE,
         "mbarrier.expect_tx",
     ),
-    Case("mbarrier_arrivals", 32, list, HazardKind.MBARRIER_ARRIVALS, "mbarrier.arrive"),
+    Case(
+        "mbarrier_arrivals", 32, list, HazardKind.MBARRIER_ARRIVALS, "mbarrier.arrive"
+    ),
     Case(
         "proxy_fence",
         64,
@@ -105,7 +114,14 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_hazard_is_flagged(case: Case) -> None:
     with pytest.raises(HazardError) as raised:
-        launch(HAZARDS / f"{case.name}.ptx", "k", 1, case.block, case.args(), fixup=case.fixup)
+        launch(
+            HAZARDS / f"{case.name}.ptx",
+            "k",
+            1,
+            case.block,
+            case.args(),
+            fixup=case.fixup,
+        )
     hazards = raised.value.hazards
     assert {h.kind for h in hazards} == {case.kind}, [str(h) for h in hazards]
     hazard = hazards[0]
@@ -118,7 +134,12 @@ def test_hazard_is_flagged(case: Case) -> None:
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_fixed_twin_is_clean(case: Case) -> None:
     report = launch(
-        HAZARDS / f"{case.name}_fixed.ptx", "k", 1, case.block, case.args(), fixup=case.fixup
+        HAZARDS / f"{case.name}_fixed.ptx",
+        "k",
+        1,
+        case.block,
+        case.args(),
+        fixup=case.fixup,
     )
     assert report.hazards == []
 
@@ -135,13 +156,16 @@ def test_race_names_both_threads() -> None:
     hazard = raised.value.hazards[0]
     assert hazard.at.thread == 32
     assert hazard.at.warp == 1
-    assert hazard.other is not None and hazard.other.thread == 0
+    assert hazard.other is not None
+    assert hazard.other.thread == 0
     assert hazard.address == "shared[0x0] of CTA (0, 0, 0)"
 
 
 def test_the_fixup_removes_the_accumulator_hazard() -> None:
     """ptxas's GMMA phases inject the wait; their message goes into the report."""
-    report = launch(HAZARDS / "accumulator.ptx", "k", 1, 128, [np.zeros(128, dtype=np.float32)])
+    report = launch(
+        HAZARDS / "accumulator.ptx", "k", 1, 128, [np.zeros(128, dtype=np.float32)]
+    )
     assert report.hazards == []
     line = _line_of("accumulator", "mov.f32 \t%f5")
     assert report.gmma_messages == [
