@@ -21,15 +21,20 @@ class SimulationError(Exception):
         file: str | None = None,
         line: int | None = None,
         report: Report | None = None,
+        rendered: str | None = None,
     ) -> None:
         self.message = message
         self.file = file
         self.line = line
         self.report = report
+        self.rendered = rendered
+        """The diagnostic as the front end printed it (a parse error with its caret line)."""
         super().__init__(self.diagnostic())
 
     def diagnostic(self) -> str:
-        """The error as one compiler-style line."""
+        """The error as a compiler-style diagnostic: `file:line: error: message`."""
+        if self.rendered is not None:
+            return self.rendered
         if self.line is not None:
             return f"{self.file or '<ptx>'}:{self.line}: error: {self.message}"
         if self.file is not None:

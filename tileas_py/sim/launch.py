@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from tileas_py.sim import memory as mem
 from tileas_py.sim.errors import HazardError, SimulationError
@@ -83,23 +83,30 @@ def prepare(source: Source, *, fixup: bool = True) -> Prepared:
     """Read (and, for tile or NVVM IR, lower) a source into a program."""
     from tileas_py.ptx.reader import read_ptx
 
+    module: ModuleOp | None = None
     try:
         if isinstance(source, ModuleOp):
             return _prepare_module(source, "<module>", fixup)
         path, text = _read_source(source)
         if path is not None and path.suffix == ".mlir":
             from tileas_py import api
+            from tileas_py.diagnostics import LocatedParser
 
-            return _prepare_module(api.parse_mlir(text, str(path)), str(path), fixup)
+            module = LocatedParser(api.make_context(), text, str(path)).parse_module()
+            api.verify(module)
+            return _prepare_module(module, str(path), fixup)
         name = str(path) if path is not None else "<ptx>"
         module = read_ptx(text, name)
         return _prepare_ptx(module, text, name, fixup)
-    except (ParseError, VerifyException, DiagnosticException) as error:
-        raise SimulationError(_first_line(str(error))) from None
+    except ParseError as error:
+        from tileas_py.tools.tileas_opt import format_parse_error
 
+        raise SimulationError(error.msg, rendered=format_parse_error(error)) from None
+    except DiagnosticException as error:
+        from tileas_py.tools.tileas_opt import describe_failure
 
-def _first_line(text: str) -> str:
-    return text.strip().splitlines()[0] if text.strip() else text
+        diagnostic = describe_failure(error, module)
+        raise SimulationError(str(error).strip(), rendered=str(diagnostic)) from None
 
 
 def _read_source(source: str | Path) -> tuple[Path | None, str]:
@@ -110,7 +117,9 @@ def _read_source(source: str | Path) -> tuple[Path | None, str]:
         try:
             return path, path.read_text()
         except OSError as error:
-            raise SimulationError(f"cannot read {path}: {error.strerror}") from None
+            raise SimulationError(
+                f"cannot read it: {error.strerror}", file=str(path)
+            ) from None
     return None, source
 
 
@@ -186,9 +195,7 @@ def run_prepared(
         gmma_messages=list(prepared.messages),
         ptx=prepared.ptx,
     )
-    machine = Machine(
-        program, function, geometry, shared_bytes=shared, report=report
-    )
+    machine = Machine(program, function, geometry, shared_bytes=shared, report=report)
     machine.state["dynamic_shared"] = dynamic_shared
     machine.state["explicit_cluster"] = (
         cluster is not None
@@ -366,7 +373,9 @@ def _bind_arguments(
                 # copied the encoded map (CUDA's tensor maps in global memory).
                 holder = machine.add_global(f"{label}: the tensor map", 128)
                 global_maps[holder.extra["index"]] = arg
-                _put(data, param, mem.global_base(holder.extra["index"]), machine, index)
+                _put(
+                    data, param, mem.global_base(holder.extra["index"]), machine, index
+                )
                 continue
             _check_map_param(machine, param, index, name)
             maps[param.address] = arg

@@ -220,7 +220,9 @@ class Machine:
                     groups[waiter.pc, waiter.reason].append(blocked)
         parts = [
             f"{self.describe_lanes(np.concatenate(lanes), pc)} wait for {reason}"
-            for (pc, reason), lanes in sorted(groups.items(), key=lambda item: item[0][0])
+            for (pc, reason), lanes in sorted(
+                groups.items(), key=lambda item: item[0][0]
+            )
         ]
         first = min((pc for pc, _ in groups), default=None)
         if first is None:

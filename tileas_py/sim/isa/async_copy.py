@@ -168,7 +168,10 @@ def tensor_map_at(
     window = address >> mem.WINDOW_SHIFT
     if window >= mem.GLOBAL_WINDOW:
         relative = address - mem.GENERIC_GLOBAL
-        allocation, offset = relative >> mem.ALLOCATION_SHIFT, relative & ((1 << mem.ALLOCATION_SHIFT) - 1)
+        allocation, offset = (
+            relative >> mem.ALLOCATION_SHIFT,
+            relative & ((1 << mem.ALLOCATION_SHIFT) - 1),
+        )
         tmap = m.state.get("global_tensor_maps", {}).get(allocation)
         if tmap is None or offset:
             m.fail(f"no TensorMap at global address {address:#x}", inst)
