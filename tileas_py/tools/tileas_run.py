@@ -232,8 +232,8 @@ def _only_kernel(prepared: Any) -> str:
 
 
 def _required_block(prepared: Any, kernel: str) -> tuple[int, ...]:
-    function = prepared.program.functions.get(kernel)
-    if function is not None and "reqntid" in function.directives:
+    function = prepared.program.kernel(kernel)
+    if "reqntid" in function.directives:
         return function.directives["reqntid"]
     raise ArgumentError("--block is needed: the kernel has no .reqntid")
 
