@@ -48,6 +48,7 @@ def _load_families() -> None:
         control,
         mbarrier,
         memory_ops,
+        registers,
         special,
         warp,
         wgmma,
