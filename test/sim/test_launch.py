@@ -237,7 +237,7 @@ def test_scalars_fill_their_parameter() -> None:
 
 def test_an_unusable_argument_is_an_error() -> None:
     with pytest.raises(SimulationError, match="is a str; pass a numpy array"):
-        launch(VADD, "vadd", 1, 32, ["a", None, None, 1])
+        launch(VADD, "vadd", 1, 32, ["a", None, None, 1])  # pyright: ignore[reportArgumentType]
 
 
 # -- tensor maps ----------------------------------------------------------------------------------

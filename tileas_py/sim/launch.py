@@ -365,7 +365,7 @@ def _bind_arguments(
             else None
         )
         if isinstance(arg, np.ndarray) and view is not None:
-            arg = _tensor_map_for_view(machine, view, arg, index, allocate, label)
+            arg = _tensor_map_for_view(machine, view, arg, index, allocate, label)  # noqa: PLW2901 (the array stands for this map)
         if isinstance(arg, TensorMap):
             allocate(arg.array, label + " tensor map")
             if param.size == 8 and param.type.kind != "f":
@@ -401,7 +401,7 @@ def _bind_arguments(
     return binding
 
 
-def _tensor_map_for_view(
+def _tensor_map_for_view(  # noqa: PLR0917 (one argument and where it goes)
     machine: Machine,
     view: TiledViewRecord,
     array: npt.NDArray[Any],
