@@ -326,7 +326,7 @@ class Machine:
             return None
         return Actor(lanes, clocks.own(lanes).astype(np.int64), lanes, None, pc)
 
-    def record(
+    def record(  # noqa: PLR0917 (an access: where, how much, by whom, how, from what)
         self,
         region: mem.Region,
         offsets: Lanes,

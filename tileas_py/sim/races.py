@@ -185,7 +185,7 @@ class Shadow:
         self.f_clk[chosen] = self.clocks.matrix[fencer[covered], fencer[covered]]
 
 
-def _collect(
+def _collect(  # noqa: PLR0917 (the rows and epochs of a conflict)
     bad: Bools,
     kind: str,
     comp: npt.NDArray[Any],
@@ -258,7 +258,7 @@ class _EpochSet:
             )
         return self.table[int(self.shared[byte])]
 
-    def check(
+    def check(  # noqa: PLR0917 (an access, its actor and where to put conflicts)
         self,
         bytes_: Ints,
         owner: Ints,
