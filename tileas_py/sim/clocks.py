@@ -40,9 +40,9 @@ class VectorClocks:
         index = np.arange(threads)
         self.matrix[index, index] = 1
         self.components = threads
-        self.unit_clock: list[int] = []
+        self.unit_clock = np.zeros(_INITIAL_COMPONENTS, dtype=np.int64)
         """The last clock handed out by each unit (indexed by component - threads)."""
-        self.unit_owner: list[int] = []
+        self.unit_owner = np.zeros(_INITIAL_COMPONENTS, dtype=np.int64)
         """The thread that issues each unit's operations (for reports)."""
         self.unit_names: list[str] = []
         self._units: dict[Hashable, int] = {}
@@ -52,31 +52,55 @@ class VectorClocks:
     def unit(self, key: Hashable, owner: int, name: str) -> int:
         """The component of the unit `key`, added on first use."""
         component = self._units.get(key)
-        if component is not None:
-            return component
-        component = self.components
-        if component >= self.matrix.shape[1]:
-            grown = np.zeros((self.threads, self.matrix.shape[1] * 2), dtype=np.int32)
+        if component is None:
+            component = self.unit_block(key, np.array([owner]), [name])
+        return component
+
+    def unit_block(
+        self, key: Hashable, owners: npt.NDArray[Any], names: list[str]
+    ) -> int:
+        """The first of `len(owners)` consecutive unit components under `key` (one per
+        owner, e.g. the cp.async unit of every thread), added on first use."""
+        first = self._units.get(key)
+        if first is not None:
+            return first
+        first = self.components
+        count = owners.shape[0]
+        needed = first + count
+        if needed > self.matrix.shape[1]:
+            capacity = max(self.matrix.shape[1] * 2, needed + _INITIAL_COMPONENTS)
+            grown = np.zeros((self.threads, capacity), dtype=np.int32)
             grown[:, : self.matrix.shape[1]] = self.matrix
             self.matrix = grown
-        self.components += 1
-        self.unit_clock.append(0)
-        self.unit_owner.append(owner)
-        self.unit_names.append(name)
-        self._units[key] = component
-        return component
+        slots = needed - self.threads
+        if slots > self.unit_clock.shape[0]:
+            size = max(self.unit_clock.shape[0] * 2, slots)
+            self.unit_clock = np.resize(self.unit_clock, size)
+            self.unit_owner = np.resize(self.unit_owner, size)
+        self.unit_clock[first - self.threads : slots] = 0
+        self.unit_owner[first - self.threads : slots] = owners
+        self.unit_names.extend(names)
+        self.components = needed
+        self._units[key] = first
+        return first
 
     def next_unit_clock(self, component: int) -> int:
         """A fresh clock for one operation of a unit."""
         slot = component - self.threads
         self.unit_clock[slot] += 1
-        return self.unit_clock[slot]
+        return int(self.unit_clock[slot])
+
+    def next_unit_clocks(self, components: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+        """A fresh clock for one operation of each of several distinct units."""
+        slots = components - self.threads
+        self.unit_clock[slots] += 1
+        return self.unit_clock[slots].copy()
 
     def owner(self, component: int) -> int:
         """The thread behind a component (a thread is its own owner)."""
         if component < self.threads:
             return component
-        return self.unit_owner[component - self.threads]
+        return int(self.unit_owner[component - self.threads])
 
     def width(self) -> int:
         return self.components
@@ -127,10 +151,7 @@ class VectorClocks:
         The actor is thread `rows[i]` (its current clock), or, with `view`, an asynchronous
         operation whose clock is `view` (one row for all).
         """
-        if view is not None:
-            known = view[components]
-        else:
-            known = self.matrix[rows, components]
+        known = view[components] if view is not None else self.matrix[rows, components]
         return clocks <= known
 
 

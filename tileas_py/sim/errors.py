@@ -8,7 +8,7 @@ line where it can, the way a compiler diagnostic does. `HazardError` is the
 
 from __future__ import annotations
 
-from tileas_py.sim.report import Report
+from tileas_py.sim.report import Hazard, Report
 
 
 class SimulationError(Exception):
@@ -21,15 +21,20 @@ class SimulationError(Exception):
         file: str | None = None,
         line: int | None = None,
         report: Report | None = None,
+        rendered: str | None = None,
     ) -> None:
         self.message = message
         self.file = file
         self.line = line
         self.report = report
+        self.rendered = rendered
+        """The diagnostic as the front end printed it (a parse error with its caret line)."""
         super().__init__(self.diagnostic())
 
     def diagnostic(self) -> str:
-        """The error as one compiler-style line."""
+        """The error as a compiler-style diagnostic: `file:line: error: message`."""
+        if self.rendered is not None:
+            return self.rendered
         if self.line is not None:
             return f"{self.file or '<ptx>'}:{self.line}: error: {self.message}"
         if self.file is not None:
@@ -60,6 +65,6 @@ class HazardError(SimulationError):
         )
 
     @property
-    def hazards(self):
-        assert self.report is not None
-        return self.report.hazards
+    def hazards(self) -> list[Hazard]:
+        """The hazards of the report."""
+        return self.report.hazards if self.report is not None else []

@@ -20,13 +20,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from tileas_py.sim import memory as mem
 from tileas_py.sim.errors import HazardError, SimulationError
-from tileas_py.sim.geometry import Dim3, Geometry, dim3
+from tileas_py.sim.geometry import Dim3, Geometry, dim3, waves
 from tileas_py.sim.lowering import KernelRecord, TiledViewRecord, is_ori, lower_mlir
-from tileas_py.sim.machine import Machine
+from tileas_py.sim.machine import WAVE_LANES, Machine
 from tileas_py.sim.program import Function, Program, Symbol, build_program
 from tileas_py.sim.report import Report
 from tileas_py.sim.tensormap import TensorMap
@@ -83,23 +83,30 @@ def prepare(source: Source, *, fixup: bool = True) -> Prepared:
     """Read (and, for tile or NVVM IR, lower) a source into a program."""
     from tileas_py.ptx.reader import read_ptx
 
+    module: ModuleOp | None = None
     try:
         if isinstance(source, ModuleOp):
             return _prepare_module(source, "<module>", fixup)
         path, text = _read_source(source)
         if path is not None and path.suffix == ".mlir":
             from tileas_py import api
+            from tileas_py.diagnostics import LocatedParser
 
-            return _prepare_module(api.parse_mlir(text, str(path)), str(path), fixup)
+            module = LocatedParser(api.make_context(), text, str(path)).parse_module()
+            api.verify(module)
+            return _prepare_module(module, str(path), fixup)
         name = str(path) if path is not None else "<ptx>"
         module = read_ptx(text, name)
         return _prepare_ptx(module, text, name, fixup)
-    except (ParseError, VerifyException, DiagnosticException) as error:
-        raise SimulationError(_first_line(str(error))) from None
+    except ParseError as error:
+        from tileas_py.tools.tileas_opt import format_parse_error
 
+        raise SimulationError(error.msg, rendered=format_parse_error(error)) from None
+    except DiagnosticException as error:
+        from tileas_py.tools.tileas_opt import describe_failure
 
-def _first_line(text: str) -> str:
-    return text.strip().splitlines()[0] if text.strip() else text
+        diagnostic = describe_failure(error, module)
+        raise SimulationError(str(error).strip(), rendered=str(diagnostic)) from None
 
 
 def _read_source(source: str | Path) -> tuple[Path | None, str]:
@@ -110,7 +117,9 @@ def _read_source(source: str | Path) -> tuple[Path | None, str]:
         try:
             return path, path.read_text()
         except OSError as error:
-            raise SimulationError(f"cannot read {path}: {error.strerror}") from None
+            raise SimulationError(
+                f"cannot read it: {error.strerror}", file=str(path)
+            ) from None
     return None, source
 
 
@@ -161,7 +170,10 @@ def run_prepared(
     cluster: int | tuple[int, ...] | None = None,
     dynamic_shared: int | None = None,
     check: bool = True,
+    track: bool = True,
 ) -> Report:
+    """`launch` on a prepared source. `track=False` runs without the checker's clocks, to
+    measure the bare interpreter (no hazard can then be seen)."""
     program = prepared.program
     function = program.kernel(kernel)
     record = prepared.records.get(kernel)
@@ -186,8 +198,10 @@ def run_prepared(
         gmma_messages=list(prepared.messages),
         ptx=prepared.ptx,
     )
+    parts = waves(geometry.grid, geometry.block, geometry.cluster, WAVE_LANES)
+    first = Geometry(geometry.grid, geometry.block, geometry.cluster, parts[0])
     machine = Machine(
-        program, function, geometry, shared_bytes=shared, check=check, report=report
+        program, function, first, shared_bytes=shared, report=report, track=track
     )
     machine.state["dynamic_shared"] = dynamic_shared
     machine.state["explicit_cluster"] = (
@@ -198,7 +212,12 @@ def run_prepared(
     binding = _bind_arguments(machine, function, args, record)
     error: SimulationError | None = None
     try:
-        machine.run(MAX_STEPS)
+        for index, wave in enumerate(parts):
+            if index:
+                machine.start_wave(
+                    Geometry(geometry.grid, geometry.block, geometry.cluster, wave)
+                )
+            machine.run(MAX_STEPS)
     except SimulationError as stopped:
         error = stopped
     finally:
@@ -331,6 +350,8 @@ def _bind_arguments(
     machine.state["array_regions"] = regions
     maps: dict[int, TensorMap] = {}
     machine.state["tensor_maps"] = maps
+    global_maps: dict[int, TensorMap] = {}
+    machine.state["global_tensor_maps"] = global_maps
 
     def allocate(
         array: npt.NDArray[Any], label: str, axes: tuple[int, ...] | None = None
@@ -356,10 +377,19 @@ def _bind_arguments(
             else None
         )
         if isinstance(arg, np.ndarray) and view is not None:
-            arg = _tensor_map_for_view(machine, view, arg, index, allocate, label)
+            arg = _tensor_map_for_view(machine, view, arg, index, allocate, label)  # noqa: PLW2901 (the array stands for this map)
         if isinstance(arg, TensorMap):
-            _check_map_param(machine, param, index, name)
             allocate(arg.array, label + " tensor map")
+            if param.size == 8 and param.type.kind != "f":
+                # A pointer parameter: the map lives in global memory, where the host
+                # copied the encoded map (CUDA's tensor maps in global memory).
+                holder = machine.add_global(f"{label}: the tensor map", 128)
+                global_maps[holder.extra["index"]] = arg
+                _put(
+                    data, param, mem.global_base(holder.extra["index"]), machine, index
+                )
+                continue
+            _check_map_param(machine, param, index, name)
             maps[param.address] = arg
             continue
         if isinstance(arg, np.ndarray):
@@ -383,7 +413,7 @@ def _bind_arguments(
     return binding
 
 
-def _tensor_map_for_view(
+def _tensor_map_for_view(  # noqa: PLR0917 (one argument and where it goes)
     machine: Machine,
     view: TiledViewRecord,
     array: npt.NDArray[Any],
@@ -421,7 +451,7 @@ def _check_map_param(machine: Machine, param: Symbol, index: int, name: str) -> 
     if param.size != 128 or param.align < 64:
         raise SimulationError(
             f"argument {index} of kernel '{name}' is a TensorMap, but its parameter "
-            f"'{param.name}' is not a 128-byte `.param .align 64 .b8` array",
+            f"'{param.name}' is neither a 128-byte `.param .align 64 .b8` array nor a pointer",
             file=machine.program.file,
         )
 

@@ -74,6 +74,11 @@ class Hazard:
     def line(self) -> int | None:
         return self.at.line
 
+    def diagnostic(self, file: str, severity: str = "error") -> str:
+        """The hazard as one compiler-style line: `file:line: error: race: ...`."""
+        line = f"{file}:{self.line}" if self.line is not None else file
+        return f"{line}: {severity}: {self}"
+
     def __str__(self) -> str:
         text = f"{self.kind}: {self.message}: {self.at}"
         if self.address is not None:
@@ -110,10 +115,16 @@ class Report:
     def thread_instructions(self) -> int:
         return sum(self.instructions.values())
 
-    def __str__(self) -> str:
-        lines = [
+    def summary(self) -> str:
+        """One line: what ran and what was found."""
+        return (
             f"kernel {self.kernel}: {self.thread_instructions} thread-instructions, "
-            f"{self.wgmma} wgmma, {len(self.hazards)} hazard(s)"
-        ]
+            f"{self.wgmma} wgmma, {self.barrier_waits} barrier waits, "
+            f"{self.mbarrier_waits} mbarrier waits, {self.shared_bytes} bytes of shared "
+            f"memory per CTA, {len(self.hazards)} hazard(s)"
+        )
+
+    def __str__(self) -> str:
+        lines = [self.summary()]
         lines.extend(f"  {hazard}" for hazard in self.hazards)
         return "\n".join(lines)

@@ -30,6 +30,7 @@ from tileas_py.sim.isa.access import Piece, resolve, space_of
 from tileas_py.sim.isa.mbarrier import Key, complete_tx, locate
 from tileas_py.sim.isa.operands import (
     Address,
+    Imm,
     Operand,
     Reg,
     Sym,
@@ -171,16 +172,22 @@ def tensor_map_at(
 ) -> TensorMap:
     maps: dict[int, TensorMap] = m.state.get("tensor_maps", {})
     window = address >> mem.WINDOW_SHIFT
+    if window >= mem.GLOBAL_WINDOW:
+        relative = address - mem.GENERIC_GLOBAL
+        allocation, offset = (
+            relative >> mem.ALLOCATION_SHIFT,
+            relative & ((1 << mem.ALLOCATION_SHIFT) - 1),
+        )
+        tmap = m.state.get("global_tensor_maps", {}).get(allocation)
+        if tmap is None or offset:
+            m.fail(f"no TensorMap at global address {address:#x}", inst)
+        return tmap
     if window == mem.PARAM_WINDOW:
         offset = address - mem.GENERIC_PARAM
     elif window == 0 and symbol_space in (None, "param"):
         offset = address
     else:
-        m.fail(
-            "the tensor map must be a kernel parameter (`.param .align 64 .b8 [128]`); "
-            "tensor maps in global memory are not supported",
-            inst,
-        )
+        m.fail(f"no TensorMap at address {address:#x}", inst)
     tmap = maps.get(offset)
     if tmap is None:
         m.fail(
@@ -634,14 +641,88 @@ def _state(space: str) -> str:
 
 # -- cp.async (non-bulk) --------------------------------------------------------------------------
 
+QUEUE = 16
+"""Commit groups remembered per thread: a wait_group N needs only the newest N + 1."""
+
+
+@dataclass
+class CpAsyncGroups:
+    """Every thread's cp.async unit and commit groups, as arrays over the threads.
+
+    All of a thread's copies are operations of its one cp.async unit; their clocks grow in
+    issue order and the groups complete in order, so a group is known by its last clock.
+    """
+
+    base: int
+    """The unit component of thread 0 (thread t's is base + t); -1 when not checking."""
+    open: npt.NDArray[np.int64]
+    """The last clock issued since the thread's last commit (0: none)."""
+    queue: npt.NDArray[np.int64]
+    """The last clock of each committed, pending group, oldest first."""
+    count: npt.NDArray[np.int64]
+
+
+def cp_async_groups(m: Machine) -> CpAsyncGroups:
+    state = m.state.get("cp_async")
+    if state is None:
+        base = -1
+        if m.clocks is not None:
+            lanes = np.arange(m.lanes)
+            base = m.clocks.unit_block(
+                "cp.async", lanes, [f"cp.async of thread {t}" for t in range(m.lanes)]
+            )
+        state = CpAsyncGroups(
+            base,
+            np.zeros(m.lanes, dtype=np.int64),
+            np.zeros((m.lanes, QUEUE), dtype=np.int64),
+            np.zeros(m.lanes, dtype=np.int64),
+        )
+        m.state["cp_async"] = state
+    return state
+
+
+def _commit_cp_async(m: Machine, lanes: Lanes) -> None:
+    g = cp_async_groups(m)
+    full = lanes[g.count[lanes] == QUEUE]
+    if full.size:
+        # The oldest pending group is older than any wait can name: keep the newest.
+        g.queue[full, :-1] = g.queue[full, 1:]
+        g.count[full] -= 1
+    g.queue[lanes, g.count[lanes]] = g.open[lanes]
+    g.count[lanes] += 1
+    g.open[lanes] = 0
+
+
+def _wait_cp_async(m: Machine, lanes: Lanes, keep: int) -> None:
+    g = cp_async_groups(m)
+    retired = np.maximum(g.count[lanes] - keep, 0)
+    waiting = lanes[retired > 0]
+    if waiting.size == 0:
+        return
+    count = retired[retired > 0]
+    last = g.queue[waiting, count - 1]
+    if m.clocks is not None:
+        components = g.base + waiting
+        m.clocks.matrix[waiting, components] = np.maximum(
+            m.clocks.matrix[waiting, components], last
+        )
+    # Drop the retired groups: shift the pending ones to the front.
+    index = np.arange(QUEUE)[None, :] + count[:, None]
+    inside = index < QUEUE
+    shifted = np.where(
+        inside, g.queue[waiting[:, None], np.minimum(index, QUEUE - 1)], 0
+    )
+    g.queue[waiting] = shifted
+    g.count[waiting] -= count
+
 
 def _compile_cp_async(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     read_dst, dst_symbol = address_reader(m, inst, ops[0])
     read_src, src_symbol = address_reader(m, inst, ops[1])
     size_operand = ops[2]
-    if not hasattr(size_operand, "value"):
+    if not isinstance(size_operand, Imm):
         raise Unsupported("the copy size must be an immediate")
-    size = int(size_operand.value)  # pyright: ignore[reportAttributeAccessIssue]
+    size = size_operand.value
     if size not in (4, 8, 16):
         raise Unsupported(f"copy size {size}")
     read_src_size = None
@@ -679,45 +760,35 @@ def _compile_cp_async(m: Machine, inst: Instruction, ops: list[Operand]) -> Acti
                 align=1,
             )
             for piece in src_pieces:
-                rows = reading[piece.rows]
-                data[rows] = mem.gather(piece.region, piece.offsets, size)
+                data[reading[piece.rows]] = mem.gather(
+                    piece.region, piece.offsets, size
+                )
         keep = np.arange(size)[None, :] < valid[:, None]
         data = np.where(keep, data, 0).astype(np.uint8)
-        for i, lane in enumerate(lanes.tolist()):
-            op = start(
-                m, lane, ("cp.async", lane), f"cp.async of thread {lane}", inst.pc
-            )
-            for piece in dst_pieces:
-                chosen = np.flatnonzero(piece.rows == i)
-                if chosen.size:
-                    async_access(
-                        m,
-                        inst,
-                        op,
-                        piece.region,
-                        piece.offsets[chosen],
-                        size,
-                        "write",
-                        proxy=False,
-                        what="cp.async write",
-                    )
-            if op.actor is not None:
-                # cp.async writes through the generic proxy.
-                _mark_generic(m, dst_pieces, i, size)
-            groups(m, "cp.async", lane).open.append(op)
+        g = cp_async_groups(m)
+        actor = None
+        if m.clocks is not None:
+            # Each thread's copy is an operation of its cp.async unit, checked against
+            # what the thread knows; it writes through the generic proxy.
+            components = g.base + lanes
+            clocks = m.clocks.next_unit_clocks(components)
+            g.open[lanes] = clocks
+            actor = Actor(components, clocks, lanes, None, inst.pc)
         for piece in dst_pieces:
+            m.record(
+                piece.region,
+                piece.offsets,
+                size,
+                actor,
+                "write",
+                inst,
+                "cp.async write",
+                owners=piece.rows,
+            )
             mem.scatter(piece.region, piece.offsets, data[piece.rows], size)
         m.bump()
 
     return run
-
-
-def _mark_generic(m: Machine, pieces: list[Piece], row: int, size: int) -> None:
-    for piece in pieces:
-        chosen = np.flatnonzero(piece.rows == row)
-        if chosen.size and piece.region.shadow is not None:
-            bytes_ = mem.byte_indices(piece.offsets[chosen], size)
-            piece.region.shadow.w_generic[bytes_] = True
 
 
 def _compile_cp_async_groups(
@@ -725,17 +796,19 @@ def _compile_cp_async_groups(
 ) -> Action:
     action = inst.parts[2]
     if action == "commit_group":
-        return lambda m, lanes: commit(m, "cp.async", lanes)
+        return _commit_cp_async
     if action == "wait_all":
 
         def wait_all(m: Machine, lanes: Lanes) -> None:
-            commit(m, "cp.async", lanes)
-            wait_groups(m, "cp.async", lanes, 0)
+            _commit_cp_async(m, lanes)
+            _wait_cp_async(m, lanes, 0)
 
         return wait_all
     keep = ops[0]
-    count = int(keep.value)  # pyright: ignore[reportAttributeAccessIssue]
-    return lambda m, lanes: wait_groups(m, "cp.async", lanes, count)
+    if not isinstance(keep, Imm):
+        raise Unsupported("the group count must be an immediate")
+    count = keep.value
+    return lambda m, lanes: _wait_cp_async(m, lanes, count)
 
 
 def _compile_cp_async_arrive(
@@ -751,20 +824,21 @@ def _compile_cp_async_arrive(
         if lanes.size == 0:
             return
         ctas, offsets = locate(m, inst, space, read_bar(m, lanes), lanes, bar_symbol)
+        g = cp_async_groups(m)
         for i, lane in enumerate(lanes.tolist()):
             key: Key = (int(ctas[i]), int(offsets[i]))
             barrier = barriers(m).get(key)
-            g = groups(m, "cp.async", lane)
-            pending = [op for group in g.committed for op in group] + g.open
             if barrier is not None and not no_increment:
                 barrier.pending += 1
             if barrier is not None and m.clocks is not None:
-                # The arrival happens once the thread's copies have landed: it publishes the
-                # thread's clock and the copies' completion (the thread itself learns nothing).
+                # The arrival happens once the thread's copies have landed: it publishes
+                # the thread's clock and its copies' completion (the thread learns nothing).
                 published = m.clocks.release(lanes[i : i + 1])
-                for op in pending:
-                    if op.component >= 0:
-                        published[op.component] = max(published[op.component], op.clock)
+                component = g.base + lane
+                published[component] = max(
+                    int(published[component]),
+                    int(m.clocks.unit_clock[component - m.clocks.threads]),
+                )
                 add_clock(barrier, published)
             arrive(
                 m,

@@ -132,12 +132,23 @@ def compile_bar(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
                 m.block(
                     group,
                     ("bar", cta, barrier_id),
-                    f"barrier {barrier_id} ({inst.where()})",
+                    f"barrier {barrier_id} ({_expected_text(m, cta, barrier_id)})",
+                    at=inst,
                 )
             _try_complete(m, cta, barrier_id, op, result_writer)
         m.bump()
 
     return run
+
+
+def _expected_text(m: Machine, cta: int, barrier_id: int) -> str:
+    state = _barriers(m).get((cta, barrier_id))
+    if state is None:
+        return "complete"
+    expected = (
+        state.expected if state.expected is not None else _cta_threads_left(m, cta)
+    )
+    return f"{state.arrived} of {expected} threads arrived"  # per CTA
 
 
 def _try_complete(
@@ -267,7 +278,8 @@ def _compile_cluster(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
                         pending,
                         ("cluster", cluster),
                         "the cluster barrier",
-                        retry_at=inst.pc,
+                        at=inst,
+                        retry=True,
                     )
             else:
                 raise Unsupported(f"barrier.cluster.{action}")

@@ -86,7 +86,8 @@ def converge(
             key_base,
             f"threads {missing} of their {'warp' if scope == WARP else 'warpgroup'} "
             f"to reach '{inst.opcode}'",
-            retry_at=inst.pc,
+            at=inst,
+            retry=True,
         )
     if not ready:
         return np.zeros(0, dtype=np.int64)

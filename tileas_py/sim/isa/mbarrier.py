@@ -604,9 +604,9 @@ def _poll(
         m.block(
             spinning,
             ("mbar", key),
-            f"a phase of the mbarrier at shared[{key[1]:#x}] of CTA "
-            f"{m.geometry.describe_cta(key[0])} ({inst.where()})",
-            retry_at=inst.pc,
+            f"a phase of the mbarrier at shared[{key[1]:#x}]",
+            at=inst,
+            retry=True,
         )
 
 
@@ -633,8 +633,9 @@ def compile_blocking_wait(m: Machine, inst: Instruction, ops: list[Operand]) -> 
             m.block(
                 waiting,
                 ("mbar", key),
-                f"a phase of the mbarrier at shared[{key[1]:#x}] ({inst.where()})",
-                retry_at=inst.pc,
+                f"a phase of the mbarrier at shared[{key[1]:#x}]",
+                at=inst,
+                retry=True,
             )
 
     return run

@@ -153,10 +153,14 @@ def _align(size: int) -> int:
 
 def _forbid_tensor_map(m: Machine, inst: Instruction, pieces: list[Piece]) -> None:
     maps: dict[int, Any] = m.state.get("tensor_maps", {})
-    if not maps:
-        return
+    global_maps: dict[int, Any] = m.state.get("global_tensor_maps", {})
     for piece in pieces:
-        if piece.region is m.params:
+        if piece.region.extra.get("index") in global_maps:
+            m.fail(
+                "reading the bytes of a CUtensorMap is not supported (its encoding is not public)",
+                inst,
+            )
+        if maps and piece.region is m.params:
             for offset in np.unique(piece.offsets // 128 * 128).tolist():
                 if offset in maps:
                     m.fail(
