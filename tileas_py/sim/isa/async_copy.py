@@ -26,7 +26,7 @@ import numpy.typing as npt
 from tileas_py.sim import memory as mem
 from tileas_py.sim.clocks import Clock
 from tileas_py.sim.isa import Unsupported, semantics
-from tileas_py.sim.isa.access import Piece, resolve, space_of
+from tileas_py.sim.isa.access import resolve, space_of
 from tileas_py.sim.isa.mbarrier import Key, complete_tx, locate
 from tileas_py.sim.isa.operands import (
     Address,
@@ -90,7 +90,7 @@ def start(m: Machine, lane: int, unit: Hashable, name: str, pc: int) -> Operatio
     return Operation(actor, done, component, clock)
 
 
-def async_access(
+def async_access(  # noqa: PLR0917 (mirrors Machine.record)
     m: Machine,
     inst: Instruction,
     op: Operation,
