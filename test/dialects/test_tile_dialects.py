@@ -77,6 +77,14 @@ def test_cta_layout_expand_and_squeeze_are_inverse() -> None:
     assert cta.num_ctas == 2
 
 
+def test_cta_layout_fit_replicates_what_the_shape_cannot_split() -> None:
+    cta = CTALayoutAttr([2, 4], [2, 4], [1, 0])
+    assert cta.fit([128, 64]) is cta
+    fitted = cta.fit([1, 2])
+    assert fitted == CTALayoutAttr([2, 4], [1, 2], [1, 0])
+    fitted.verify()
+
+
 def test_with_cta_changes_only_the_cta_part() -> None:
     blocked = BlockedEncodingAttr([1, 8], [4, 8], [4, 1], [1, 0])
     tile = TensorType(f32, [128, 64], blocked)

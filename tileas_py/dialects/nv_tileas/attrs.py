@@ -150,6 +150,15 @@ class CTALayoutAttr(ParametrizedAttribute):
         order = [d + 1 if d >= axis else d for d in ints(self.order)] + [axis]
         return CTALayoutAttr(ctas, split, order)
 
+    def fit(self, shape: Sequence[int]) -> CTALayoutAttr:
+        """The layout for a tile of `shape`: a dimension is split into at most as many
+        pieces as divide its size (a size-1, broadcast, dimension is replicated)."""
+        split = ints(self.split)
+        fitted = [math.gcd(s, size) for s, size in zip(split, shape, strict=True)]
+        if tuple(fitted) == split:
+            return self
+        return CTALayoutAttr(ints(self.ctas_per_cluster), fitted, ints(self.order))
+
     def squeeze(self, axis: int) -> CTALayoutAttr | None:
         """The layout with unit dimension `axis` removed; None if CTAs are spread on it."""
         ctas, split = list(ints(self.ctas_per_cluster)), list(ints(self.split))
