@@ -41,6 +41,14 @@ from tileas_py.dialects.utils import verified
 NUM_WARPS = "nv_tileas.num_warps"
 """The discardable attribute giving the number of warps an op, agent or function runs on."""
 
+DYNAMIC_PERSISTENT = "nv_tileas.dynamic_persistent"
+"""The unit attribute marking a kernel that `tileas-to-ptx` makes dynamic persistent."""
+
+PERSISTENT_GRID = "nv_tileas.persistent_grid"
+"""On a dynamic persistent kernel (and its `llvm.func`): the launch grid it is built
+for, `array<i32: x, y, z>`; the kernel takes the tile grid as its last three i32
+parameters (`tileas-dynamic-persistent`)."""
+
 SWIZZLE_BYTES = (0, 32, 64, 128)
 
 

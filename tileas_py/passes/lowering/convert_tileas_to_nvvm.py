@@ -72,6 +72,9 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
     holds_tiles,
     plan_shared_memory,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.persistent import (
+    declare_persistent_grid,
+)
 
 PASS_NAME = "convert-tileas-to-nvvm"
 
@@ -167,6 +170,7 @@ class ConvertTileasToNvvmPass(ModulePass):
                 size = plan_shared_memory(function, shared)
                 if size:
                     declare_shared_buffer(function, size)
+                declare_persistent_grid(function)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(list(patterns), dce_enabled=False),
             apply_recursively=True,
