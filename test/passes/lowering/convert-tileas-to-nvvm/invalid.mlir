@@ -79,3 +79,9 @@ nv_tileas.kernel @no_tile_grid(%n: index) attributes {nv_tileaa.kernel_spec = #n
   nv_tileas.return
 }
 // CHECK: invalid.mlir:78:1: error: a kernel with nv_tileas.persistent_grid records a launch grid (array<i32: x, y, z>, positive) and takes the tile grid as its last three i32 parameters
+
+// -----
+
+// A declaration has no body to lower the tiles of (it crashed the pass).
+func.func private @sink(tensor<64xf32, #nv_tileas.blocked<size_per_thread = [1], threads_per_warp = [32], warps_per_cta = [2], order = [0]>>)
+// CHECK: invalid.mlir:86:1: error: a declaration of a function with tile values is not supported by convert-tileas-to-nvvm

@@ -211,7 +211,12 @@ def lower_function(
 ) -> None:
     """Replace a tile-level function by an `llvm.func` with the same body."""
     entry = body.blocks.first
-    assert entry is not None
+    if entry is None:
+        emit_error(
+            op,
+            "a declaration of a function with tile values is not supported by "
+            "convert-tileas-to-nvvm",
+        )
     inputs: list[Attribute] = []
     arg_attrs: list[DictionaryAttr] = []
     for arg in entry.args:
