@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 Real = Fraction | float
 
@@ -46,16 +47,16 @@ class Format:
         top = (1 << self.exponent) - 1
         return (top - 1 if self.ieee else top) - self.bias
 
-    @property
+    @cached_property
     def largest(self) -> Fraction:
         top = (1 << (self.mantissa + 1)) - (1 if self.ieee else 2)
         return Fraction(top, 1 << self.mantissa) * Fraction(2) ** self.emax
 
-    @property
+    @cached_property
     def min_normal(self) -> Fraction:
         return Fraction(2) ** self.emin
 
-    @property
+    @cached_property
     def quantum(self) -> Fraction:
         """The smallest subnormal."""
         return Fraction(2) ** (self.emin - self.mantissa)
@@ -96,14 +97,18 @@ def decode(fmt: Format, bits: int) -> Real:
         return -math.inf if negative else math.inf
     if not fmt.ieee and field == top and fraction == (1 << fmt.mantissa) - 1:
         return math.nan
-    if field == 0:
-        magnitude = Fraction(fraction) * fmt.quantum
-        if magnitude == 0:
-            return -0.0 if negative else 0.0
-    else:
-        significand = Fraction((1 << fmt.mantissa) | fraction, 1 << fmt.mantissa)
-        magnitude = significand * Fraction(2) ** (field - fmt.bias)
+    if field == 0 and fraction == 0:
+        return -0.0 if negative else 0.0
+    significand = fraction if field == 0 else (1 << fmt.mantissa) | fraction
+    magnitude = scaled(significand, max(field, 1) - fmt.bias - fmt.mantissa)
     return -magnitude if negative else magnitude
+
+
+def scaled(integer: int, exponent: int) -> Fraction:
+    """integer * 2^exponent."""
+    if exponent >= 0:
+        return Fraction(integer << exponent)
+    return Fraction(integer, 1 << -exponent)
 
 
 def encode(fmt: Format, value: Real) -> int:
@@ -118,22 +123,20 @@ def encode(fmt: Format, value: Real) -> int:
         return sign
     sign = fmt.sign_bit if value < 0 else 0
     magnitude = abs(value)
-    if magnitude < fmt.min_normal:
-        fraction = magnitude / fmt.quantum
-        assert fraction.denominator == 1
-        return sign | (fraction.numerator << fmt.shift)
-    exponent = floor_log2(magnitude)
-    significand = magnitude / Fraction(2) ** (exponent - fmt.mantissa)
+    exponent = max(floor_log2(magnitude), fmt.emin)
+    significand = magnitude / scaled(1, exponent - fmt.mantissa)
     assert significand.denominator == 1
-    field = exponent + fmt.bias
-    fraction = significand.numerator - (1 << fmt.mantissa)
+    field = exponent + fmt.bias if significand.numerator >> fmt.mantissa else 0
+    fraction = significand.numerator & ((1 << fmt.mantissa) - 1)
     return sign | (((field << fmt.mantissa) | fraction) << fmt.shift)
 
 
 def floor_log2(x: Fraction | int) -> int:
     x = Fraction(x)
-    e = x.numerator.bit_length() - x.denominator.bit_length()
-    if Fraction(2) ** e > x:
+    n, d = x.numerator, x.denominator
+    e = n.bit_length() - d.bit_length()
+    # 2^e > x, i.e. d * 2^e > n: the leading bits did not reach.
+    if (d << e if e >= 0 else d) > (n if e >= 0 else n << -e):
         e -= 1
     return e
 
@@ -152,16 +155,19 @@ def round_to(fmt: Format, value: Real, mode: str, *, satfinite: bool = False) ->
             return math.nan
         return value
     is_negative = value < 0
-    magnitude = abs(value)
-    exponent = max(floor_log2(magnitude), fmt.emin)
-    ulp = Fraction(2) ** (exponent - fmt.mantissa)
-    steps = magnitude / ulp
-    low = math.floor(steps)
-    rest = steps - low
+    n, d = abs(value.numerator), value.denominator
+    unit = max(floor_log2(abs(value)), fmt.emin) - fmt.mantissa
+    # |value| / 2^unit = low + rest / d', with 0 <= rest < d'.
+    if unit >= 0:
+        low, rest = divmod(n, d << unit)
+        whole = d << unit
+    else:
+        low, rest = divmod(n << -unit, d)
+        whole = d
     if mode == "rn":
-        up = rest > Fraction(1, 2) or (rest == Fraction(1, 2) and low % 2 == 1)
+        up = 2 * rest > whole or (2 * rest == whole and low % 2 == 1)
     elif mode == "rna":
-        up = rest >= Fraction(1, 2)
+        up = 2 * rest >= whole
     elif mode == "rz":
         up = False
     elif mode == "rp":
@@ -170,7 +176,7 @@ def round_to(fmt: Format, value: Real, mode: str, *, satfinite: bool = False) ->
         up = rest > 0 and is_negative
     else:
         raise ValueError(mode)
-    rounded = (low + up) * ulp
+    rounded = scaled(low + up, unit)
     if rounded > fmt.largest:
         return _overflow(fmt, is_negative, mode, satfinite)
     if rounded == 0:

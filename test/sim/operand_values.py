@@ -18,33 +18,32 @@ def rng(salt: str) -> random.Random:
     return random.Random(f"{SEED}:{salt}")
 
 
-def special_bits(fmt: Format) -> list[int]:
-    """Bit patterns of the values where formats and rounding modes disagree most."""
-    sign = fmt.sign_bit
-    one = encode(fmt, 1)
+def core_bits(fmt: Format) -> list[int]:
+    """Both signs of zero, the subnormal and normal limits, 1, the largest finite value,
+    infinity and NaN: every combination of these is tested."""
     step = 1 << fmt.shift
-    largest = encode(fmt, fmt.largest)
-    positive = [
-        0,
-        step,  # smallest subnormal
-        2 * step,
-        encode(fmt, fmt.min_normal) - step,  # largest subnormal
-        encode(fmt, fmt.min_normal),
-        encode(fmt, fmt.min_normal) + step,
-        one - step,
-        one,
-        one + step,
-        encode(fmt, 2) - step,
-        encode(fmt, 3),
-        largest - step,
-        largest,
-    ]
-    if fmt.ieee:
-        top = ((1 << fmt.exponent) - 1) << (fmt.mantissa + fmt.shift)
-        positive += [top, top | (1 << (fmt.mantissa - 1 + fmt.shift))]  # inf, NaN
-    else:
-        positive.append(fmt.canonical_nan)
-    return positive + [bits | sign for bits in positive]
+    min_normal = encode(fmt, fmt.min_normal)
+    magnitudes = [0, step, min_normal - step, min_normal, encode(fmt, 1)]
+    magnitudes += [encode(fmt, fmt.largest), *_specials(fmt)]
+    return [bits | sign for bits in magnitudes for sign in (0, fmt.sign_bit)]
+
+
+def edge_bits(fmt: Format) -> list[int]:
+    """Neighbours of the core values, mixed into the random operands."""
+    step = 1 << fmt.shift
+    min_normal = encode(fmt, fmt.min_normal)
+    one, largest = encode(fmt, 1), encode(fmt, fmt.largest)
+    magnitudes = [2 * step, min_normal + step, one - step, one + step, largest - step]
+    magnitudes += [encode(fmt, 2) - step, encode(fmt, 3)]
+    return [bits | sign for bits in magnitudes for sign in (0, fmt.sign_bit)]
+
+
+def _specials(fmt: Format) -> list[int]:
+    """Infinity and a quiet NaN (e4m3 has only NaN)."""
+    if not fmt.ieee:
+        return [fmt.canonical_nan]
+    infinity = ((1 << fmt.exponent) - 1) << (fmt.mantissa + fmt.shift)
+    return [infinity, infinity | (1 << (fmt.mantissa - 1 + fmt.shift))]
 
 
 def random_bits(fmt: Format, r: random.Random) -> int:
@@ -68,35 +67,41 @@ def short_bits(
 def operand_tuples(
     fmt: Format, arity: int, salt: str, count: int
 ) -> list[tuple[int, ...]]:
-    """Every combination of a few hard cases, then random and tie-prone operands."""
+    """Every combination of the core hard cases (for three operands, of half of them),
+    then random, tie-prone and edge operands up to `count` tuples."""
     r = rng(f"{fmt.name}:{arity}:{salt}")
-    specials = special_bits(fmt)
-    core = specials if arity < 3 else specials[:: max(1, len(specials) // 8)]
+    core = core_bits(fmt)
+    if arity >= 3:  # +0, -0, the smallest subnormal, ±1, infinity, NaN
+        core = [core[0], core[1], core[2], core[8], core[9], *core[12:][::2]]
+    specials = core_bits(fmt) + edge_bits(fmt)
     cases = list(itertools.product(core, repeat=arity))
     while len(cases) < count:
         choice = r.random()
-        if choice < 0.3:
+        if choice < 0.25:
             cases.append(tuple(random_bits(fmt, r) for _ in range(arity)))
-        elif choice < 0.8:
+        elif choice < 0.7:
             e = r.randint(fmt.emin - 2, fmt.emax)
+            spread, kept = fmt.mantissa + 3, (fmt.mantissa + 3) // 2
             cases.append(
                 tuple(
-                    short_bits(
-                        fmt,
-                        r,
-                        exponent=e,
-                        spread=fmt.mantissa + 3,
-                        kept=(fmt.mantissa + 3) // 2,
-                    )
+                    short_bits(fmt, r, exponent=e, spread=spread, kept=kept)
                     for _ in range(arity)
                 )
             )
-        else:
+        elif choice < 0.85:
             # Near the edges: tiny products, huge sums.
             e = r.choice([fmt.emin // 2 - 1, fmt.emin, fmt.emax // 2 + 1, fmt.emax])
             cases.append(
                 tuple(
                     short_bits(fmt, r, exponent=e, spread=3, kept=fmt.mantissa)
+                    for _ in range(arity)
+                )
+            )
+        else:
+            # Edge values against random ones.
+            cases.append(
+                tuple(
+                    r.choice(specials) if r.random() < 0.5 else random_bits(fmt, r)
                     for _ in range(arity)
                 )
             )

@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from float_checks import flush, register, values
-from float_reference import F32, FORMATS, Format, Real, is_nan, negative
+from float_reference import F16, F32, FORMATS, Format, Real, is_nan, negative
 from operand_values import columns, operand_tuples, rng
 from ptx_cases import run_cases
 from test_alu_convert import int_values, signed_value
@@ -361,4 +361,62 @@ def test_testp_and_copysign(name: str) -> None:
         f"copysign.{name}",
         got["copy"],
         [(y & ~sign) | (x & sign) for x, y in zip(a, b, strict=True)],
+    )
+
+
+def test_set_half_precision_and_lop3_predicate() -> None:
+    """set on f16 / f16x2 sources: 1.0 per true half into a float destination, 0xffff per
+    true half into a .u32 one; lop3.BoolOp writes d and p = BoolOp(d != 0, q)."""
+    a, b = columns(operand_tuples(F16, 2, "seth", 400))
+    pa = [x | (y << 16) for x, y in zip(a, a[::-1], strict=True)]
+    pb = [x | (y << 16) for x, y in zip(b, b[::-1], strict=True)]
+    r = rng("lop3p")
+    q = [r.getrandbits(1) for _ in a]
+    got = run_cases(
+        """
+        set.gtu.f16.f16 %set_f16, %a, %b;
+        set.lt.f16x2.f16x2 %set_x2, %pa, %pb;
+        set.lt.u32.f16x2 %set_u32, %pa, %pb;
+        lop3.or.b32 %lop|%flag, %pa, %pb, %pa, 0x3c, %q;
+        """,
+        {
+            "a": ("b16", a),
+            "b": ("b16", b),
+            "pa": ("b32", pa),
+            "pb": ("b32", pb),
+            "q": ("pred", q),
+        },
+        {
+            "set_f16": "b16",
+            "set_x2": "b32",
+            "set_u32": "b32",
+            "lop": "b32",
+            "flag": "pred",
+        },
+    )
+    xs, ys = values(F16, a), values(F16, b)
+    one = 0x3C00
+    gtu = [float_compare("gtu", x, y) for x, y in zip(xs, ys, strict=True)]
+    _check_ints("set.gtu.f16.f16", got["set_f16"], [one if t else 0 for t in gtu])
+    lt = [float_compare("lt", x, y) for x, y in zip(xs, ys, strict=True)]
+    halves = list(zip(lt, lt[::-1], strict=True))
+    _check_ints(
+        "set.lt.f16x2.f16x2",
+        got["set_x2"],
+        [(one if lo else 0) | ((one if hi else 0) << 16) for lo, hi in halves],
+    )
+    _check_ints(
+        "set.lt.u32.f16x2",
+        got["set_u32"],
+        [(0xFFFF if lo else 0) | ((0xFFFF if hi else 0) << 16) for lo, hi in halves],
+    )
+    # 0x3c is a ^ b.
+    lop = [x ^ y for x, y in zip(pa, pb, strict=True)]
+    _check_ints("lop3.or.b32 (d)", got["lop"], lop)
+    _assert_flags(
+        "lop3.or.b32 (p)",
+        got["flag"],
+        [d != 0 or bool(v) for d, v in zip(lop, q, strict=True)],
+        pa,
+        pb,
     )

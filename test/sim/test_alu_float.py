@@ -443,3 +443,60 @@ def test_reference_sanity() -> None:
     assert negative(add(Fraction(1), Fraction(-1), "rm"))
     assert not negative(add(Fraction(1), Fraction(-1), "rn"))
     assert encode(BF16, round_to(BF16, Fraction(3, 2**9) + 1, "rn")) == 0x3F81
+
+
+def test_f32x2_and_three_operand_min_max() -> None:
+    """The sm_100 forms: f32x2 arithmetic on both words of a .b64, each rounded alone, and
+    min / max of three operands (pairwise, in order)."""
+    a, b, c = columns(operand_tuples(F32, 3, "x2", 500))
+    shift = len(a) // 3
+    pa, pb, pc = (
+        [lo | (hi << 32) for lo, hi in zip(col, col[shift:] + col[:shift], strict=True)]
+        for col in (a, b, c)
+    )
+    got = run_cases(
+        """
+        add.rz.f32x2 %add, %pa, %pb;
+        fma.rm.f32x2 %fma, %pa, %pb, %pc;
+        min.f32 %min3, %a, %b, %c;
+        max.NaN.f32 %max3, %a, %b, %c;
+        """,
+        {
+            "a": ("b32", a),
+            "b": ("b32", b),
+            "c": ("b32", c),
+            "pa": ("b64", pa),
+            "pb": ("b64", pb),
+            "pc": ("b64", pc),
+        },
+        {"add": "b64", "fma": "b64", "min3": "b32", "max3": "b32"},
+    )
+    xs, ys, zs = values(F32, a), values(F32, b), values(F32, c)
+    for out, op, mode in (("add", "add", "rz"), ("fma", "fma", "rm")):
+        expected = [
+            round_to(F32, exact(op, x, y, z, mode), mode)
+            for x, y, z in zip(xs, ys, zs, strict=True)
+        ]
+        words = got[out].astype(np.uint64)
+        low = words & np.uint64(0xFFFFFFFF)
+        high = words >> np.uint64(32)
+        assert_results(f"{op}.{mode}.f32x2 (low)", F32, low, expected, [a, b, c])
+        rotated = expected[shift:] + expected[:shift]
+        assert_results(f"{op}.{mode}.f32x2 (high)", F32, high, rotated, [pa, pb, pc])
+    smallest = [
+        min_max(min_max(x, y, False, False), z, False, False)
+        for x, y, z in zip(xs, ys, zs, strict=True)
+    ]
+    assert_results("min.f32 (three)", F32, got["min3"], smallest, [a, b, c])
+    largest = [
+        min_max(min_max(x, y, True, True), z, True, True)
+        for x, y, z in zip(xs, ys, zs, strict=True)
+    ]
+    assert_results(
+        "max.NaN.f32 (three)",
+        F32,
+        got["max3"],
+        largest,
+        [a, b, c],
+        compare=canonical_nan,
+    )

@@ -86,6 +86,12 @@ def float_format(name: str) -> FloatFormat:
     return FORMATS[name]
 
 
+def widen(x: Floats) -> Floats:
+    """Float values of any format as f64 (exactly; a signalling NaN stays a NaN)."""
+    with np.errstate(invalid="ignore"):
+        return np.asarray(x).astype(np.float64)
+
+
 # -- rounding -----------------------------------------------------------------------------------
 
 
@@ -201,7 +207,7 @@ def _with_canonical_nan(values: Floats, fmt: FloatFormat) -> Floats:
 
 def canonical_nan(values: Floats, fmt: FloatFormat) -> Floats:
     """NaN results as the canonical NaN of their format (f64 included)."""
-    nan = np.isnan(values.astype(np.float64))
+    nan = np.isnan(widen(values))
     if not nan.any():
         return values
     bits = values.view(fmt.storage).copy()
@@ -390,7 +396,7 @@ def round_integral(x: Floats, mode: str) -> Floats:
     """A float rounded to an integral value in its own format (`.rni` ... `.rpi`)."""
     fn = {"rni": np.rint, "rzi": np.trunc, "rmi": np.floor, "rpi": np.ceil}[mode]
     with np.errstate(invalid="ignore"):
-        return fn(x.astype(np.float64)).astype(x.dtype)
+        return fn(widen(x)).astype(x.dtype)
 
 
 # -- conversions ----------------------------------------------------------------------------------
@@ -400,9 +406,7 @@ def convert_float(
     x: Floats, fmt: FloatFormat, mode: str, *, satfinite: bool = False
 ) -> Floats:
     """A float value of any format converted to `fmt`, rounded once."""
-    with np.errstate(invalid="ignore"):
-        wide = x.astype(np.float64)
-    return round_to_format(wide, fmt, mode, satfinite=satfinite)
+    return round_to_format(widen(x), fmt, mode, satfinite=satfinite)
 
 
 def integers_to_float(values: Floats, fmt: FloatFormat, mode: str) -> Floats:

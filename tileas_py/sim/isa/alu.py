@@ -734,7 +734,7 @@ def _compare(op: str, ty: PtxType, ftz: bool) -> Callable[[Values, Values], Valu
         def fcmp(a: Values, b: Values) -> Values:
             if ftz:
                 a, b = fp.flush_subnormals(a, fmt), fp.flush_subnormals(b, fmt)
-            af, bf = a.astype(np.float64), b.astype(np.float64)
+            af, bf = fp.widen(a), fp.widen(b)
             unordered = np.isnan(af) | np.isnan(bf)
             if op == "num":
                 return ~unordered
@@ -855,7 +855,7 @@ def compile_slct(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
             if ftz:
                 c = fp.flush_subnormals(c, fp.float_format(selector.name))
             with np.errstate(invalid="ignore"):
-                return np.where(c.astype(np.float64) >= 0, a, b)
+                return np.where(fp.widen(c) >= 0, a, b)
         return np.where(c >= 0, a, b)
 
     return _compute(m, inst, ops, select, sources=[ty, ty, selector], dest=ty)
@@ -868,7 +868,7 @@ def compile_testp(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     fmt = fp.float_format(ty.name)
 
     def classify(a: Values) -> Values:
-        f = a.astype(np.float64)
+        f = fp.widen(a)
         finite = np.isfinite(f)
         zero = f == 0
         small = finite & (np.abs(f) < fmt.min_normal)
@@ -963,12 +963,12 @@ def _approximate_divide(
     quotient = fp.arithmetic("div", [a, b], fmt, "rn")
     if full:
         return quotient
-    b64 = b.astype(np.float64)
+    b64 = fp.widen(b)
     huge = np.isfinite(b64) & (np.abs(b64) > 2.0**126)
     if not huge.any():
         return quotient
     with np.errstate(invalid="ignore"):
-        scaled = (a.astype(np.float64) * np.copysign(0.0, b64)).astype(fmt.dtype)
+        scaled = (fp.widen(a) * np.copysign(0.0, b64)).astype(fmt.dtype)
     return fp.canonical_nan(np.where(huge, scaled, quotient).astype(fmt.dtype), fmt)
 
 
@@ -1042,7 +1042,7 @@ def _float_minmax(
 
 
 def _pick(a: Values, b: Values, is_max: bool, propagate: bool) -> Values:
-    af, bf = a.astype(np.float64), b.astype(np.float64)
+    af, bf = fp.widen(a), fp.widen(b)
     a_nan, b_nan = np.isnan(af), np.isnan(bf)
     with np.errstate(invalid="ignore"):
         both_zero = (af == 0) & (bf == 0)
@@ -1088,7 +1088,7 @@ def compile_unary_float(m: Machine, inst: Instruction, ops: list[Operand]) -> Ac
             if ftz:
                 a = fp.flush_subnormals(a, fmt)
             with np.errstate(all="ignore"):
-                exact = fn(a.astype(np.float64))
+                exact = fn(fp.widen(a))
             return finish(fp.round_to_format(exact, fmt, "rn"))
 
         return _compute(m, inst, ops, approximate, sources=[ty], dest=ty)
