@@ -760,3 +760,64 @@ def test_bmsk_szext() -> None:
                 v,
                 b,
             )
+
+
+def test_carry_chains() -> None:
+    """add.cc / addc / sub.cc / subc / mad.cc / madc propagate CC.CF per thread: 128-bit sums
+    and differences from 32- and 64-bit limbs, and a 64 x 32-bit product."""
+    limbs = [int_values(32, 500, f"limb{i}") for i in range(8)]
+    a, b = limbs[:4], limbs[4:]
+    x = [int_values(64, 500, "wide-x"), int_values(64, 500, "wide-y")[::-1]]
+    y = [int_values(64, 500, "wide-z"), int_values(64, 500, "wide-w")]
+    body = """
+        add.cc.u32 %s0, %a0, %b0;
+        addc.cc.u32 %s1, %a1, %b1;
+        addc.cc.u32 %s2, %a2, %b2;
+        addc.u32 %s3, %a3, %b3;
+        sub.cc.u32 %d0, %a0, %b0;
+        subc.cc.u32 %d1, %a1, %b1;
+        subc.cc.u32 %d2, %a2, %b2;
+        subc.u32 %d3, %a3, %b3;
+        add.cc.u64 %w0, %x0, %y0;
+        addc.u64 %w1, %x1, %y1;
+        mul.lo.u32 %m0, %a0, %b0;
+        mul.hi.u32 %t, %a0, %b0;
+        mad.lo.cc.u32 %m1, %a1, %b0, %t;
+        madc.hi.u32 %m2, %a1, %b0, 0;
+    """
+    inputs = {f"a{i}": ("b32", a[i]) for i in range(4)} | {
+        f"b{i}": ("b32", b[i]) for i in range(4)
+    }
+    inputs |= {"x0": ("b64", x[0]), "x1": ("b64", x[1]), "y0": ("b64", y[0])}
+    inputs |= {"y1": ("b64", y[1])}
+    outputs = {f"{k}{i}": "b32" for k in ("s", "d") for i in range(4)}
+    outputs |= {"w0": "b64", "w1": "b64", "m0": "b32", "m1": "b32", "m2": "b32"}
+    got = run_cases(body, inputs, outputs, scratch=".reg .b32 %t;")
+
+    def join(parts: list[list[int]], width: int) -> list[int]:
+        return [
+            sum(p << (width * i) for i, p in enumerate(ps))
+            for ps in zip(*parts, strict=True)
+        ]
+
+    def words(values: list[int], width: int, count: int) -> list[list[int]]:
+        return [
+            [(v >> (width * i)) & ((1 << width) - 1) for v in values]
+            for i in range(count)
+        ]
+
+    wa, wb = join(a, 32), join(b, 32)
+    for i, expected in enumerate(
+        words([wrap(p + q, 128) for p, q in zip(wa, wb, strict=True)], 32, 4)
+    ):
+        check(f"add chain word {i}", got[f"s{i}"], expected, a[i], b[i])
+    for i, expected in enumerate(
+        words([wrap(p - q, 128) for p, q in zip(wa, wb, strict=True)], 32, 4)
+    ):
+        check(f"sub chain word {i}", got[f"d{i}"], expected, a[i], b[i])
+    sums = [wrap(p + q, 128) for p, q in zip(join(x, 64), join(y, 64), strict=True)]
+    for i, expected in enumerate(words(sums, 64, 2)):
+        check(f"add.u64 chain word {i}", got[f"w{i}"], expected, x[i], y[i])
+    products = [p * q for p, q in zip(join(a[:2], 32), b[0], strict=True)]
+    for i, expected in enumerate(words(products, 32, 3)):
+        check(f"mad.cc product word {i}", got[f"m{i}"], expected, a[0], a[1], b[0])

@@ -56,7 +56,7 @@ def _types(inst: Instruction) -> list[PtxType]:
 def _type(inst: Instruction) -> PtxType:
     types = _types(inst)
     if not types:
-        raise Unsupported("no operand type")
+        raise Unsupported(f"the type .{inst.parts[-1]}")
     return types[-1]
 
 
@@ -210,7 +210,7 @@ def compile_add(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     if ty.is_float:
         return _float_op(m, inst, ops, ty, "sub" if subtract else "add")
     if "cc" in inst.parts:
-        raise Unsupported("carry (.cc) is not modelled")
+        return _with_carry(m, inst, ops, ty, subtract=subtract, multiply=False)
     if "sat" in inst.parts:
         fn: Fn = (
             (lambda a, b: _saturate_s32(a.astype(np.int64) - b))
@@ -239,7 +239,7 @@ def compile_mad(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     if ty.is_float:
         return _float_op(m, inst, ops, ty, "fma")
     if "cc" in inst.parts:
-        raise Unsupported("carry (.cc) is not modelled")
+        return _with_carry(m, inst, ops, ty, subtract=False, multiply=True)
     dest, mul = _integer_mul(inst, ty)
     if "sat" in inst.parts:
         return _compute(
@@ -255,6 +255,66 @@ def compile_mad(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     return _compute(
         m, inst, ops, lambda a, b, c: mul(a, b) + c, sources=[ty, ty, dest], dest=dest
     )
+
+
+@semantics("addc", "subc", "madc", klass="alu")
+def compile_with_carry_in(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    ty = _type(inst)
+    return _with_carry(
+        m, inst, ops, ty, subtract=inst.root == "subc", multiply=inst.root == "madc"
+    )
+
+
+def _carry_flags(m: Machine) -> Values:
+    """Each thread's condition-code carry flag (CC.CF), kept with the machine's state."""
+    flags = m.state.get("carry")
+    if flags is None:
+        flags = m.state["carry"] = np.zeros(m.pc.shape[0], dtype=bool)
+    return flags
+
+
+def _with_carry(
+    m: Machine,
+    inst: Instruction,
+    ops: list[Operand],
+    ty: PtxType,
+    *,
+    subtract: bool,
+    multiply: bool,
+) -> Action:
+    """add.cc / addc / sub.cc / subc / mad.cc / madc: the extended-precision chain. The
+    c-suffixed forms take CC.CF in (a borrow for subtraction), the .cc forms write it."""
+    if ty.bits not in (32, 64):
+        raise Unsupported(f"carry arithmetic on .{ty.name}")
+    carry_in = inst.root in ("addc", "subc", "madc")
+    carry_out = "cc" in inst.parts
+    unsigned = UNSIGNED[ty.bits]
+    high = "hi" in inst.parts
+    sources = [ty, ty, ty] if multiply else [ty, ty]
+    readers = [reader(m, inst, op, t) for op, t in zip(ops[1:], sources, strict=True)]
+    write = writer(m, inst, ops[0], ty)
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        flags = _carry_flags(m)
+        args = [_unsigned(r(m, lanes)) for r in readers]
+        if multiply:
+            low_part, high_part = _mul_parts(args[0], args[1], ty)
+            first, second = (high_part if high else low_part), args[2]
+        else:
+            first, second = args
+        incoming = flags[lanes].astype(unsigned) if carry_in else unsigned(0)
+        if subtract:
+            result = first - second - incoming
+            flag = (first < second) | ((first == second) & (incoming == 1))
+        else:
+            partial = first + second
+            result = partial + incoming
+            flag = (partial < first) | (result < partial)
+        write(m, lanes, result.astype(unsigned).view(ty.dtype))
+        if carry_out:
+            flags[lanes] = flag
+
+    return run
 
 
 @semantics("mul24", "mad24", klass="alu")
@@ -1185,6 +1245,9 @@ def _int_to_int(values: Values, dest: PtxType, sat: bool) -> Values:
     return values.astype(dtype)
 
 
+_CVT_MODIFIERS = {*fp.ROUNDING, *fp.INTEGER_ROUNDING, "ftz", "sat", "satfinite", "relu"}
+
+
 @semantics("cvt", klass="alu")
 def compile_cvt(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     mods = _modifiers(inst)
@@ -1194,7 +1257,10 @@ def compile_cvt(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         raise Unsupported("stochastic rounding (.rs)")
     types = _types(inst)
     if len(types) != 2:
-        raise Unsupported("expected a destination and a source type")
+        unknown = [
+            p for p in inst.parts[1:] if p not in _CVT_MODIFIERS and not is_type_name(p)
+        ]
+        raise Unsupported(f"the type .{unknown[-1] if unknown else inst.parts[-1]}")
     dest, source = types
     mode = _rounding(inst, None)
     if dest.lanes > 1 and source.lanes == 1:
