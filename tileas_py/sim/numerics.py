@@ -124,7 +124,12 @@ def round_to_format(
         elif not fmt.has_infinity:
             out = np.where(np.abs(out) > fmt.largest, np.nan, out)
         out = out.astype(fmt.dtype)
-    return _with_canonical_nan(out, fmt)
+    return _nan_result(out, fmt)
+
+
+def _nan_result(values: Floats, fmt: FloatFormat) -> Floats:
+    """A NaN result is the canonical NaN, except in f64, whose NaN payloads PTX keeps."""
+    return values if fmt.name == "f64" else canonical_nan(values, fmt)
 
 
 def _round_narrow(value: Floats, sign: Floats, fmt: FloatFormat, mode: str) -> Floats:
@@ -194,19 +199,8 @@ def _round_f64(value: Floats, sign: Floats, mode: str) -> Floats:
     return np.where(down, np.nextafter(value, -np.inf), out)
 
 
-def _with_canonical_nan(values: Floats, fmt: FloatFormat) -> Floats:
-    if fmt.name == "f64":
-        return values
-    nan = np.isnan(values.astype(np.float32))
-    if nan.any():
-        bits = values.view(fmt.storage).copy()
-        bits[nan] = fmt.nan_bits
-        values = bits.view(fmt.dtype)
-    return values
-
-
 def canonical_nan(values: Floats, fmt: FloatFormat) -> Floats:
-    """NaN results as the canonical NaN of their format (f64 included)."""
+    """NaN values replaced by the canonical NaN of their format."""
     nan = np.isnan(widen(values))
     if not nan.any():
         return values
@@ -228,9 +222,6 @@ def two_sum(a: Floats, b: Floats) -> tuple[Floats, Floats]:
         return s, np.where(np.isfinite(s), e, 0.0)
 
 
-ARITHMETIC = ("add", "sub", "mul", "fma", "div", "sqrt")
-
-
 def arithmetic(op: str, args: list[Floats], fmt: FloatFormat, mode: str) -> Floats:
     """add / sub / mul / fma / div / sqrt of values of `fmt`, correctly rounded in `mode`
     (fma rounded once)."""
@@ -240,7 +231,7 @@ def arithmetic(op: str, args: list[Floats], fmt: FloatFormat, mode: str) -> Floa
         # computed in f32, which holds every f16 sum, product and quotient to 2p+2 bits.
         with np.errstate(all="ignore"):
             result = _NATIVE[op](*args)
-        return _with_canonical_nan(result.astype(fmt.dtype), fmt)
+        return _nan_result(result.astype(fmt.dtype), fmt)
     with np.errstate(all="ignore"):
         flat = [np.asarray(a, dtype=np.float64).reshape(-1) for a in args]
         if fmt.name == "f64":
@@ -370,7 +361,7 @@ def flush_subnormals(x: Floats, fmt: FloatFormat) -> Floats:
     """`.ftz`: subnormal values become zeros of the same sign."""
     x = np.asarray(x)
     with np.errstate(invalid="ignore"):
-        tiny = (np.abs(x.astype(np.float64)) < fmt.min_normal) & (x != 0)
+        tiny = (np.abs(widen(x)) < fmt.min_normal) & (x != 0)
     if not tiny.any():
         return x
     return np.where(tiny, np.copysign(np.zeros_like(x), x), x).astype(x.dtype)
@@ -379,9 +370,7 @@ def flush_subnormals(x: Floats, fmt: FloatFormat) -> Floats:
 def saturate(x: Floats, fmt: FloatFormat) -> Floats:
     """`.sat`: clamp to [0.0, 1.0], NaN (and -0.0) to +0.0."""
     with np.errstate(invalid="ignore"):
-        out = np.where(
-            np.isnan(x) | (x <= 0), 0.0, np.minimum(x.astype(np.float64), 1.0)
-        )
+        out = np.where(np.isnan(x) | (x <= 0), 0.0, np.minimum(widen(x), 1.0))
     return out.astype(fmt.dtype)
 
 
@@ -427,7 +416,7 @@ def float_to_integers(
     range; NaN gives `nan_value`."""
     info = np.iinfo(dtype)
     with np.errstate(invalid="ignore"):
-        r = round_integral(np.asarray(x, dtype=np.float64), mode)
+        r = round_integral(widen(x), mode)
         too_small = r < float(info.min)
         too_large = r >= 2.0 ** (info.bits - (info.min < 0))
     nan = np.isnan(r)

@@ -1079,7 +1079,7 @@ def _float_minmax(
     absolute = "abs" in mods
     xorsign = "xorsign" in mods
     ftz = "ftz" in mods
-    finish = _result_modifiers(mods - {"sat"}, fmt)
+    finish = _result_modifiers(mods, fmt)
     width = ty.element.bits
     sign = UNSIGNED[width](1 << (width - 1))
 
@@ -1093,9 +1093,7 @@ def _float_minmax(
         if xorsign:
             raw = out.view(UNSIGNED[width])
             signed = (raw & ~sign) | signs
-            out = np.where(np.isnan(out.astype(np.float32)), raw, signed).view(
-                out.dtype
-            )
+            out = np.where(np.isnan(fp.widen(out)), raw, signed).view(out.dtype)
         return finish(fp.canonical_nan(out, fmt))
 
     return _compute(m, inst, ops, minmax, sources=[ty] * (len(ops) - 1), dest=ty)
