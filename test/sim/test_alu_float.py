@@ -43,8 +43,11 @@ from float_reference import (
     round_to,
     sqrt_rounded,
 )
-from operand_values import columns, operand_tuples
+from operand_values import columns, operand_tuples, rng
 from ptx_cases import run_cases
+
+from tileas_py.sim.isa.alu import float_arith
+from tileas_py.sim.ptx_types import ptx_type
 
 MODES = ("rn", "rz", "rm", "rp")
 
@@ -445,6 +448,46 @@ def test_reference_sanity() -> None:
     assert encode(BF16, round_to(BF16, Fraction(3, 2**9) + 1, "rn")) == 0x3F81
 
 
+@pytest.mark.parametrize("name", ["f16", "f32", "e4m3", "e5m2"])
+def test_reference_rounding_brackets_the_value(name: str) -> None:
+    """The reference itself, against the definitions: every bit pattern decodes and
+    encodes back; a value rounded down (up) is the largest (smallest) representable value
+    not above (below) it; rz and rn pick one of the two, rn the nearer (ties: the even one)."""
+    fmt = FORMATS[name]
+    r = rng(f"reference:{name}")
+    for bits in (r.getrandbits(fmt.bits) for _ in range(300)):
+        value = decode(fmt, bits)
+        if not is_nan(value):
+            assert encode(fmt, value) == bits
+    step = fmt.quantum
+    for _ in range(300):
+        x = Fraction(r.randint(-(10**12), 10**12), r.randint(1, 10**12))
+        x *= Fraction(2) ** r.randint(fmt.emin - fmt.mantissa - 2, fmt.emax)
+        if x == 0 or abs(x) > fmt.largest:
+            continue
+        down, up = round_to(fmt, x, "rm"), round_to(fmt, x, "rp")
+        low, high = Fraction(down), Fraction(up)
+        assert low <= x <= high
+        assert low == high or _next_up(fmt, low) == high, (x, low, high)
+        assert high - low <= abs(x) * Fraction(2, 2**fmt.mantissa) + step
+        toward_zero = round_to(fmt, x, "rz")
+        assert toward_zero == (down if x > 0 else up)
+        nearest = Fraction(round_to(fmt, x, "rn"))
+        assert abs(nearest - x) <= min(x - low, high - x)
+        if x - low == high - x:
+            assert (encode(fmt, nearest) >> fmt.shift) % 2 == 0
+
+
+def _next_up(fmt: Format, x: Fraction) -> Fraction:
+    """The representable value after x (x not the largest)."""
+    bits = encode(fmt, x if x != 0 else 0.0)
+    if x < 0:
+        value = decode(fmt, bits - 1) if bits != fmt.sign_bit else Fraction(0)
+    else:
+        value = decode(fmt, bits + 1)
+    return Fraction(value) if not isinstance(value, float) else Fraction(0)
+
+
 def test_f32x2_and_three_operand_min_max() -> None:
     """The sm_100 forms: f32x2 arithmetic on both words of a .b64, each rounded alone, and
     min / max of three operands (pairwise, in order)."""
@@ -500,3 +543,22 @@ def test_f32x2_and_three_operand_min_max() -> None:
         [a, b, c],
         compare=canonical_nan,
     )
+
+
+def test_float_arith_for_atomics() -> None:
+    """`float_arith`, which atom / red use: rounds like `add`, and with ftz=True (what
+    atom.add.f32 does) flushes subnormal inputs and results."""
+    a, b = columns(operand_tuples(F32, 2, "atomic", 400))
+    xs = np.array(a, dtype=np.uint32).view(np.float32)
+    ys = np.array(b, dtype=np.uint32).view(np.float32)
+    f32 = ptx_type("f32")
+    plain = float_arith("add", [xs, ys], f32, "rn").view(np.uint32)
+    flushed = float_arith("add", [xs, ys], f32, "rn", ftz=True).view(np.uint32)
+    pairs = list(zip(values(F32, a), values(F32, b), strict=True))
+    expected = [round_to(F32, add(x, y, "rn"), "rn") for x, y in pairs]
+    assert_results("float_arith add", F32, plain, expected, [a, b])
+    expected = [
+        flush(F32, round_to(F32, add(flush(F32, x), flush(F32, y), "rn"), "rn"))
+        for x, y in pairs
+    ]
+    assert_results("float_arith add ftz", F32, flushed, expected, [a, b])

@@ -1033,13 +1033,24 @@ def _approximate_divide(
 
 
 def float_arith(
-    op: str, args: list[Values], ty: PtxType, mode: str, approximate: bool = False
+    op: str,
+    args: list[Values],
+    ty: PtxType,
+    mode: str,
+    approximate: bool = False,
+    *,
+    ftz: bool = False,
 ) -> Values:
-    """add / sub / mul / fma / div of float values of type `ty`, rounded once in `mode`."""
+    """add / sub / mul / fma / div of float values of type `ty`, rounded once in `mode`;
+    `ftz` flushes subnormal inputs and results (as atom.add.f32 / red.add.f32 always do)."""
     fmt = fp.float_format(ty.element.name)
+    if ftz:
+        args = list(_flush_inputs(tuple(args), fmt))
     if approximate and op == "div":
-        return _approximate_divide(args[0], args[1], fmt, full=True)
-    return fp.arithmetic(op, args, fmt, mode)
+        result = _approximate_divide(args[0], args[1], fmt, full=True)
+    else:
+        result = fp.arithmetic(op, args, fmt, mode)
+    return fp.flush_subnormals(result, fmt) if ftz else result
 
 
 @semantics("fma", klass="alu")
