@@ -69,7 +69,7 @@ def exact(op: str, x: Real, y: Real, z: Real, mode: str) -> Real:
 @pytest.mark.parametrize("name", ["f32", "f64"])
 def test_add_sub_mul_fma_in_every_rounding_mode(name: str) -> None:
     fmt = FORMATS[name]
-    cases = operand_tuples(fmt, 3, "arith", 1200)
+    cases = operand_tuples(fmt, 3, "arith", 1000)
     a, b, c = columns(cases)
     ops = ("add", "sub", "mul", "fma")
     body: list[str] = []
@@ -97,7 +97,7 @@ def test_add_sub_mul_fma_in_every_rounding_mode(name: str) -> None:
 
 def test_mad_is_fma() -> None:
     """mad.rnd.f32 and mad.rnd.f64 are fma: one rounding of a*b+c."""
-    cases = operand_tuples(F32, 3, "mad", 600)
+    cases = operand_tuples(F32, 3, "mad", 500)
     a, b, c = columns(cases)
     got = run_cases(
         "mad.rz.f32 %d, %a, %b, %c;\nmad.rm.f32 %e, %a, %b, %c;",
@@ -116,7 +116,7 @@ def test_mad_is_fma() -> None:
 def test_f32_ftz_and_sat() -> None:
     """`.ftz` flushes subnormal inputs and results (after rounding) to zeros of the same sign;
     `.sat` clamps the result to [0, 1] and turns NaN into +0."""
-    cases = operand_tuples(F32, 3, "ftz", 1200)
+    cases = operand_tuples(F32, 3, "ftz", 900)
     a, b, c = columns(cases)
     body = """
         add.rn.ftz.f32 %add_ftz, %a, %b;
@@ -258,7 +258,7 @@ def test_half_precision_scalar_and_packed(name: str) -> None:
     """f16 and bf16 arithmetic (round to nearest even, the only mode), scalar and in both
     halves of the x2 types, which are computed independently."""
     fmt = FORMATS[name]
-    cases = operand_tuples(fmt, 3, "half", 1200)
+    cases = operand_tuples(fmt, 3, "half", 900)
     a, b, c = columns(cases)
     plan = half_plan(fmt)
     # The packed operands pair each case with the case halfway down the list.
