@@ -1,9 +1,9 @@
 """Arithmetic, logic, comparison, selection, moves and conversions.
 
 Integer results wrap as PTX's do (fixed-width numpy arithmetic); the carry chains keep a
-per-thread CC.CF in the machine's state. Float results are rounded once in the instruction's mode by
-`tileas_py.sim.numerics`, with `.ftz`, `.sat`, `.relu` and `.satfinite` as the ISA defines
-them; `.approx` functions are evaluated in f64 and rounded to the destination, well within
+per-thread CC.CF in the machine's state. Float results are rounded once in the
+instruction's mode by `tileas_py.sim.numerics`, with `.ftz`, `.sat`, `.relu` and
+`.satfinite` as the ISA defines them; `.approx` functions are evaluated in f64 and rounded to the destination, well within
 the ISA's stated error. Division by zero gives PTX's "unspecified" value without stopping
 the run: all ones for `div`, the dividend for `rem`.
 PTX ISA, "Integer Arithmetic Instructions" and the float, comparison, logic and conversion
