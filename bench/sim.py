@@ -146,6 +146,20 @@ def _best(run: Callable[[], Report], repeat: int) -> tuple[float, Report]:
     return best, report
 
 
+def _row(workload: Workload, repeat: int) -> str:
+    start = time.perf_counter()
+    prepared = workload.prepare()
+    prepare_s = time.perf_counter() - start
+    checked, report = _best(lambda: workload.run(prepared, True), repeat)
+    bare, _ = _best(lambda: workload.run(prepared, False), repeat)
+    instructions = report.thread_instructions
+    return (
+        f"| {workload.name} | {prepare_s:.2f} | {checked:.2f} | {instructions} | "
+        f"{instructions / checked / 1e6:.2f} | {report.steps} | {bare:.2f} | "
+        f"{(checked - bare) / checked:.0%} |"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", default=list(WORKLOADS))
@@ -167,18 +181,7 @@ def main() -> None:
     )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name in args.names:
-        workload = WORKLOADS[name]()
-        start = time.perf_counter()
-        prepared = workload.prepare()
-        prepare_s = time.perf_counter() - start
-        checked, report = _best(lambda: workload.run(prepared, True), args.repeat)
-        bare, _ = _best(lambda: workload.run(prepared, False), args.repeat)
-        instructions = report.thread_instructions
-        print(
-            f"| {name} | {prepare_s:.2f} | {checked:.2f} | {instructions} | "
-            f"{instructions / checked / 1e6:.2f} | {report.steps} | {bare:.2f} | "
-            f"{(checked - bare) / checked:.0%} |"
-        )
+        print(_row(WORKLOADS[name](), args.repeat))
 
 
 if __name__ == "__main__":
