@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -63,12 +64,11 @@ def _gemm_sm90a() -> Workload:
 
 
 def _triton(name: str, kernel: str) -> Workload:
-    import run_triton  # pyright: ignore[reportMissingImports]
-    import triton_kernels  # pyright: ignore[reportMissingImports]
-
+    run_triton: Any = import_module("run_triton")
+    triton_kernels: Any = import_module("triton_kernels")
     manifest: dict[str, Any] = triton_kernels.load_manifest()[kernel]
-    path = triton_kernels.KERNELS_DIR / manifest["ptx"]
-    original = run_triton.launch
+    path = Path(triton_kernels.KERNELS_DIR) / str(manifest["ptx"])
+    original: Any = run_triton.launch
 
     def run(prepared: Prepared, track: bool) -> Report:
         def launch_prepared(
@@ -81,7 +81,10 @@ def _triton(name: str, kernel: str) -> Workload:
 
         run_triton.launch = launch_prepared
         try:
-            return run_triton.launch_kernel(kernel, 256, 256, 256, num_sms=2)[2]
+            result: tuple[Any, Any, Report] = run_triton.launch_kernel(
+                kernel, 256, 256, 256, num_sms=2
+            )
+            return result[2]
         finally:
             run_triton.launch = original
 
@@ -161,7 +164,9 @@ def _row(workload: Workload, repeat: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        description="The simulator's speed on real kernels."
+    )
     parser.add_argument("names", nargs="*", default=list(WORKLOADS))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(

@@ -186,8 +186,8 @@ def run_prepared(
         # grid it chose and pass the tile grid, as its launcher does (docs/tileas-to-ptx.md).
         try:
             tile_grid = dim3(grid, "grid")
-        except ValueError as error:
-            raise SimulationError(str(error), file=program.file) from None
+        except ValueError as bad:
+            raise SimulationError(str(bad), file=program.file) from None
         args = [*args, *tile_grid]
         grid = record.persistent_grid
     geometry = _geometry(program, function, grid, block, cluster)

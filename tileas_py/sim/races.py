@@ -88,7 +88,7 @@ class Shadow:
             known[inside] = view[components[inside]]
             return known
         assert actor.rows is not None
-        return self.clocks.matrix[actor.rows[owner], components]
+        return self.clocks.matrix[actor.rows[owner], components].astype(np.int64)
 
     def _check_writes(
         self, bytes_: Ints, owner: Ints, actor: Actor, kind: str, out: list[Conflict]
@@ -282,10 +282,12 @@ class _EpochSet:
             return
         pairs = ids[multi].astype(np.int64) * (1 << 32) + owner[multi]
         unique, first = np.unique(pairs, return_index=True)
-        for pair, at in zip(unique.tolist(), first.tolist(), strict=True):
-            state, row = divmod(pair, 1 << 32)
+        for pair, at in zip(unique, first, strict=True):
+            state, row = divmod(int(pair), 1 << 32)
             comps, clocks, pcs = self.table[state]
-            known = shadow.known(actor, np.full(comps.shape[0], row), comps)
+            known = shadow.known(
+                actor, np.full(comps.shape[0], row, dtype=np.int64), comps
+            )
             bad = np.flatnonzero(clocks > known)
             if bad.size:
                 i = int(bad[0])
@@ -296,7 +298,7 @@ class _EpochSet:
                         int(clocks[i]),
                         int(pcs[i]),
                         row,
-                        int(bytes_[multi[at]]),
+                        int(bytes_[multi[int(at)]]),
                     )
                 )
 
@@ -339,8 +341,10 @@ class _EpochSet:
         if comps.size:
             known = np.stack(
                 [
-                    shadow.known(actor, np.full(comps.shape[0], r), comps)
-                    for r in rows.tolist()
+                    shadow.known(
+                        actor, np.full(comps.shape[0], int(r), dtype=np.int64), comps
+                    )
+                    for r in rows
                 ]
             )
             keep = ~(clocks[None, :] <= known).any(axis=0)
