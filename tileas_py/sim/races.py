@@ -18,7 +18,7 @@ covered each write, and an async read checks that this fence happened before it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -215,6 +215,11 @@ def _collect(  # noqa: PLR0917 (the rows and epochs of a conflict)
         )
 
 
+def _same_row(row: int, count: int) -> Ints:
+    """`count` accesses all made by actor row `row`."""
+    return cast(Ints, np.full(count, row, dtype=np.int64))
+
+
 class _EpochSet:
     """Per byte: the accesses of one kind (reads, or atomics) not ordered before each
     other. One epoch per byte in the common case; otherwise a set of concurrent epochs,
@@ -285,9 +290,7 @@ class _EpochSet:
         for pair, at in zip(unique, first, strict=True):
             state, row = divmod(int(pair), 1 << 32)
             comps, clocks, pcs = self.table[state]
-            known = shadow.known(
-                actor, np.full(comps.shape[0], row, dtype=np.int64), comps
-            )
+            known = shadow.known(actor, _same_row(row, comps.shape[0]), comps)
             bad = np.flatnonzero(clocks > known)
             if bad.size:
                 i = int(bad[0])
@@ -341,9 +344,7 @@ class _EpochSet:
         if comps.size:
             known = np.stack(
                 [
-                    shadow.known(
-                        actor, np.full(comps.shape[0], int(r), dtype=np.int64), comps
-                    )
+                    shadow.known(actor, _same_row(int(r), comps.shape[0]), comps)
                     for r in rows
                 ]
             )
