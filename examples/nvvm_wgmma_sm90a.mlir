@@ -13,7 +13,7 @@
 //
 // The host passes the tensor maps (64-byte swizzle), the shared-memory addresses of the
 // tiles and of the barrier, and the two matrix descriptors (K-major, 64-byte swizzle,
-// stride byte offset 512); test/sim/test_examples.py runs it that way in the simulator.
+// stride byte offset 512); test/sim/test_sim_examples.py runs it that way in the simulator.
 //
 // Run: tileas-opt examples/nvvm_wgmma_sm90a.mlir
 
