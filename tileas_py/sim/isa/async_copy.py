@@ -628,13 +628,15 @@ class CpAsyncGroups:
     """Every thread's cp.async unit and commit groups, as arrays over the threads.
 
     All of a thread's copies are operations of its one cp.async unit; their clocks grow in
-    issue order and the groups complete in order, so a group is known by its last clock.
+    issue order and the groups complete in order, so a group is known by the last clock
+    issued before its commit (an empty group's completion still says that every older
+    group completed).
     """
 
     base: int
     """The unit component of thread 0 (thread t's is base + t); -1 when not checking."""
-    open: npt.NDArray[np.int64]
-    """The last clock issued since the thread's last commit (0: none)."""
+    latest: npt.NDArray[np.int64]
+    """The last clock the thread issued (0: none yet)."""
     queue: npt.NDArray[np.int64]
     """The last clock of each committed, pending group, oldest first."""
     count: npt.NDArray[np.int64]
@@ -666,9 +668,8 @@ def _commit_cp_async(m: Machine, lanes: Lanes) -> None:
         # The oldest pending group is older than any wait can name: keep the newest.
         g.queue[full, :-1] = g.queue[full, 1:]
         g.count[full] -= 1
-    g.queue[lanes, g.count[lanes]] = g.open[lanes]
+    g.queue[lanes, g.count[lanes]] = g.latest[lanes]
     g.count[lanes] += 1
-    g.open[lanes] = 0
 
 
 def _wait_cp_async(m: Machine, lanes: Lanes, keep: int) -> None:
@@ -750,7 +751,7 @@ def _compile_cp_async(m: Machine, inst: Instruction, ops: list[Operand]) -> Acti
             # what the thread knows; it writes through the generic proxy.
             components = g.base + lanes
             clocks = m.clocks.next_unit_clocks(components)
-            g.open[lanes] = clocks
+            g.latest[lanes] = clocks
             actor = Actor(components, clocks, lanes, None, inst.pc)
         for piece in dst_pieces:
             m.record(

@@ -34,11 +34,15 @@ def converge(
     lanes: Lanes,
     scope: int,
     masks: Masks | None = None,
+    *,
+    exited_ok: bool = False,
 ) -> Lanes:
     """The lanes that may run `inst` now; the rest wait for their group to gather.
 
     `scope` is 32 (warp) or 128 (warpgroup); `masks` (one per lane, warp scope) lists the
-    lanes of the warp each thread needs, for the `.sync` forms with a member mask.
+    lanes of the warp each thread needs, for the `.sync` forms with a member mask. With
+    `exited_ok` (the barriers) threads of the group that exited are not needed; otherwise
+    needing one is a hazard.
     """
     from tileas_py.sim.machine import BLOCKED, EXITED
 
@@ -68,7 +72,7 @@ def converge(
             needed = members
         live = needed[m.status[needed] != EXITED]
         exited = needed[(m.status[needed] == EXITED) & geometry.live[needed]]
-        if exited.size:
+        if exited.size and not exited_ok:
             m.hazard(
                 HazardKind.COLLECTIVE,
                 f"'{inst.opcode}' needs threads that have exited",

@@ -205,6 +205,12 @@ def _check_observers(
         )
 
 
+def released(m: Machine, lanes: Lanes) -> Clock | None:
+    """What a relaxed operation of the threads on the barrier publishes: their clocks at
+    their last fences."""
+    return m.clocks.fenced_clock(lanes) if m.clocks is not None else None
+
+
 def add_clock(barrier: Mbarrier, clock: Clock | None) -> None:
     if clock is None:
         return
@@ -248,12 +254,14 @@ def arrive(
     release: bool,
     no_complete: bool = False,
     drop: bool = False,
-) -> npt.NDArray[np.int64]:
-    """Arrive for each lane in turn; returns the phase each arrival counted toward."""
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Arrive for each lane in turn; returns, per lane, the phase its arrival counted
+    toward and the pending count just before it (what its state token captures)."""
     barrier = _get(m, inst, key, int(lanes[0]))
     phases = np.zeros(lanes.shape[0], dtype=np.int64)
+    before = np.zeros(lanes.shape[0], dtype=np.int64)
     if barrier is None:
-        return phases
+        return phases, before
     clocks = m.clocks
     start = 0
     while start < lanes.shape[0]:
@@ -265,10 +273,13 @@ def arrive(
         group = lanes[start:end]
         arrived = int(counts[start:end].sum())
         phases[start:end] = barrier.phase
+        before[start:end] = barrier.pending - (cumulative[: end - start] - counts[start:end])
         if drop:
             barrier.expected -= arrived
-        if release and clocks is not None:
-            add_clock(barrier, clocks.release(group))
+        if clocks is not None:
+            add_clock(
+                barrier, clocks.release(group) if release else released(m, group)
+            )
         barrier.pending -= arrived
         if barrier.pending < 0:
             m.hazard(
@@ -290,7 +301,7 @@ def arrive(
         maybe_complete(m, key, barrier, inst)
         start = end
     m.bump()
-    return phases
+    return phases, before
 
 
 def phase_done(
@@ -314,24 +325,26 @@ def observe(
     token: npt.NDArray[np.int64] | None,
     acquire: bool,
 ) -> npt.NDArray[np.bool_]:
-    """Which lanes see their phase complete; they acquire it and are checked for aliasing."""
+    """Which lanes see their phase complete; they acquire it (a relaxed wait: at their
+    next fence) and are checked for aliasing."""
     done = phase_done(barrier, parity, token)
     if parity is not None:
         _check_aliasing(m, inst, key, barrier, lanes, parity)
     seen = lanes[done]
     if seen.size:
         completed = barrier.phase - 1 if parity is not None else None
-        if acquire and m.clocks is not None:
+        if m.clocks is not None:
+            take = m.clocks.acquire if acquire else m.clocks.defer
             if completed is not None:
                 clock = barrier.completed.get(completed)
                 if clock is not None:
-                    m.clocks.acquire(seen, clock)
+                    take(seen, clock)
             else:
                 assert token is not None
                 for phase in np.unique(token[done]).tolist():
                     clock = barrier.completed.get(phase)
                     if clock is not None:
-                        m.clocks.acquire(seen[token[done] == phase], clock)
+                        take(seen[token[done] == phase], clock)
         own = (
             m.clocks.own(seen)
             if m.clocks is not None
@@ -472,11 +485,14 @@ def _compile_tx(
         for key, chosen in _groups(ctas, offsets):
             group = lanes[chosen]
             total = int(counts[chosen].sum())
+            # Both are relaxed: they publish what the threads' fences released.
             if action == "expect_tx":
-                expect_tx(m, inst, key, total, int(group[0]))
+                barrier = expect_tx(m, inst, key, total, int(group[0]))
+                if barrier is not None:
+                    add_clock(barrier, released(m, group))
+                    maybe_complete(m, key, barrier, inst)
             else:
-                clock = m.clocks.release(group) if m.clocks is not None else None
-                complete_tx(m, inst, key, total, int(group[0]), clock)
+                complete_tx(m, inst, key, total, int(group[0]), released(m, group))
         m.bump()
 
     return run
@@ -519,7 +535,7 @@ def _compile_arrive(
                 total = int(read_tx(m, group).astype(np.int64).sum())
                 if expect_tx(m, inst, key, total, int(group[0])) is None:
                     continue
-            phases = arrive(
+            phases, before = arrive(
                 m,
                 inst,
                 key,
@@ -529,10 +545,8 @@ def _compile_arrive(
                 no_complete=no_complete,
                 drop=drop,
             )
-            barrier = barriers(m).get(key)
-            pending = barrier.pending if barrier is not None else 0
             tokens[chosen] = (phases.astype(np.uint64) & np.uint64(0xFFFFFFFF)) | (
-                np.uint64(pending) << np.uint64(32)
+                before.astype(np.uint64) << np.uint64(32)
             )
         if state_writer is not None:
             state_writer(m, lanes, tokens)

@@ -1,12 +1,14 @@
 """Loads, stores, atomics and address-space conversions.
 
-`ld` / `st` move 1 to 16 bytes per thread (a scalar or a `.v2` / `.v4` / `.v8` vector) in
-any state space, through `access.resolve` (bounds, alignment) and the race checker. Strong
+`ld` / `st` move 1 to 16 bytes per thread (a scalar or a `.v2` / `.v4` vector) in any
+state space, through `access.resolve` (bounds, alignment) and the race checker. Strong
 accesses (`.volatile`, `.relaxed`, `.acquire`, `.release`) and atomics do not race with
-each other; `.release` stores and atomics publish the thread's clock at the location and
-`.acquire` loads and atomics join it, which is how flag-based synchronisation orders the
-accesses around it. Atomics on one address from one group of threads are applied one
-thread after another, in lane order.
+each other. They are how flag-based synchronisation orders the accesses around it:
+`.release` stores and atomics publish the thread's clock at the location and `.acquire`
+loads and atomics join it; relaxed ones (atomics without a `.sem` too) publish the clock
+of the thread's last fence and defer what they observe to its next fence (the PTX memory
+model's release and acquire patterns, `clocks.VectorClocks.fence`). Atomics on one
+address from one group of threads are applied one thread after another, in lane order.
 PTX ISA, "Data Movement and Conversion Instructions":
 https://docs.nvidia.com/cuda/parallel-thread-execution/#data-movement-and-conversion-instructions
 """
@@ -72,32 +74,45 @@ def _sync_key(piece: Piece, row: int) -> Hashable:
     return (id(piece.region), int(piece.offsets[row]))
 
 
-def publish(m: Machine, pieces: list[Piece], lanes: Lanes) -> None:
-    """Release: each thread's clock joins the location's published clock."""
+def publish(m: Machine, pieces: list[Piece], lanes: Lanes, *, release: bool) -> None:
+    """A strong write: what it publishes joins the location's published clock. A release
+    publishes the thread's clock (then advances it), a relaxed write the thread's clock at
+    its last fence, if it has fenced (`clocks.VectorClocks.fence`)."""
     clocks = m.clocks
-    if clocks is None:
+    if clocks is None or (not release and clocks.fence_rows is None):
         return
     published: dict[Hashable, Clock] = m.state.setdefault("published", {})
     for piece in pieces:
         for row in range(piece.rows.shape[0]):
-            lane = lanes[piece.rows[row]]
+            lane = lanes[piece.rows[row] : piece.rows[row] + 1]
+            clock = clocks.row(int(lane[0])) if release else clocks.fenced_clock(lane)
+            if clock is None:
+                continue
             key = _sync_key(piece, row)
-            clock = clocks.row(int(lane))
             published[key] = join(published[key], clock) if key in published else clock
-            clocks.tick(np.array([lane]))
+            if release:
+                clocks.tick(lane)
 
 
-def observe(m: Machine, pieces: list[Piece], lanes: Lanes) -> None:
-    """Acquire: each thread joins what was published at the location it read."""
+def observe(m: Machine, pieces: list[Piece], lanes: Lanes, *, acquire: bool) -> None:
+    """A strong read: the thread joins what was published at the location it read; a
+    relaxed read defers that to its next fence."""
     clocks = m.clocks
     if clocks is None:
         return
     published: dict[Hashable, Clock] = m.state.get("published", {})
+    if not published:
+        return
     for piece in pieces:
         for row in range(piece.rows.shape[0]):
             clock = published.get(_sync_key(piece, row))
-            if clock is not None:
-                clocks.acquire(np.array([lanes[piece.rows[row]]]), clock)
+            if clock is None:
+                continue
+            lane = lanes[piece.rows[row] : piece.rows[row] + 1]
+            if acquire:
+                clocks.acquire(lane, clock)
+            else:
+                clocks.defer(lane, clock)
 
 
 # -- ld / st ------------------------------------------------------------------------------------
@@ -118,6 +133,8 @@ def compile_ld(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     mode = "atomic" if sem is not None else "read"
     acquire = sem in ("acquire", "acq_rel")
     element = ptx_type(f"b{ty.bits}") if ty.kind != "pred" else ty
+    # Loads that another thread's writes could change (a spin loop reads one of these).
+    polled = space in ("global", "shared", "shared::cluster", "generic")
 
     def run(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
@@ -135,14 +152,16 @@ def compile_ld(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         )
         _forbid_tensor_map(m, inst, pieces)
         raw = load(m, inst, pieces, lanes, size, mode=mode)
-        if acquire:
-            observe(m, pieces, lanes)
+        if sem is not None:
+            observe(m, pieces, lanes, acquire=acquire)
         words = raw.reshape(lanes.shape[0], count, ty.bytes)
         for i, write in enumerate(writers):
             bits = (
                 np.ascontiguousarray(words[:, i, :]).view(element.storage).reshape(-1)
             )
             write(m, lanes, from_bits(bits, ty))
+        if polled:
+            m.poll(lanes, inst)
 
     return run
 
@@ -204,9 +223,9 @@ def compile_st(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
             for r in readers
         ]
         data = np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
-        if release:
-            publish(m, pieces, lanes)
         store(m, inst, pieces, lanes, data, size, mode=mode)
+        if sem is not None:
+            publish(m, pieces, lanes, release=release)
 
     return run
 
@@ -285,11 +304,9 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         operand_values = [r(m, lanes) for r in values]
         c_values = compare(m, lanes) if compare is not None else None
         old_out = [np.empty_like(v) for v in operand_values]
-        if acquire:
-            observe(m, pieces, lanes)
-        if release:
-            publish(m, pieces, lanes)
+        observe(m, pieces, lanes, acquire=acquire)
         actor = m.actor(lanes, inst.pc)
+        changed = False
         for piece in pieces:
             m.record(
                 piece.region,
@@ -330,11 +347,20 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
                         .reshape(-1, ty.bytes)
                     )
                 data = np.concatenate(new_parts, axis=1) if count > 1 else new_parts[0]
+                changed = changed or not np.array_equal(
+                    data, raw.reshape(now.shape[0], size)
+                )
                 mem.scatter(piece.region, piece.offsets[now], data, size)
                 remaining = np.setdiff1d(remaining, now, assume_unique=True)
+        publish(m, pieces, lanes, release=release)
         for write, old in zip(writers, old_out, strict=False):
             write(m, lanes, old)
-        m.bump()
+        # An atomic that left memory as it was (a failed cas, an `or` of 0) is a read, for
+        # the threads that spin on it.
+        if changed:
+            m.bump()
+        elif returns:
+            m.poll(lanes, inst)
 
     return run
 
