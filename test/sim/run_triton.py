@@ -30,10 +30,14 @@ LIMITS = {"float16": 2, "bfloat16": 2, "float32": 2, "float8_e4m3fn": 2, "e4m3":
 """Inputs are integers in [-limit, limit]: every sum of K products stays exact."""
 
 
+def _cdiv(a: int, b: int) -> int:
+    return ceil(a / b)
+
+
 def _evaluate(expression: str | int, sizes: dict[str, int]) -> int:
     if isinstance(expression, int):
         return expression
-    scope = {"cdiv": lambda a, b: ceil(a / b), "min": min, **sizes}
+    scope: dict[str, object] = {"cdiv": _cdiv, "min": min, **sizes}
     return int(eval(expression, {"__builtins__": {}}, scope))
 
 

@@ -237,7 +237,7 @@ def test_scalars_fill_their_parameter() -> None:
 
 def test_an_unusable_argument_is_an_error() -> None:
     with pytest.raises(SimulationError, match="is a str; pass a numpy array"):
-        launch(VADD, "vadd", 1, 32, ["a", None, None, 1])
+        launch(VADD, "vadd", 1, 32, ["a", None, None, 1])  # pyright: ignore[reportArgumentType]
 
 
 # -- tensor maps ----------------------------------------------------------------------------------
@@ -318,3 +318,33 @@ def test_fixup_false_runs_the_ptx_as_written() -> None:
     )
     assert report.gmma_messages == []
     assert report.wgmma == 1
+
+
+def test_tensormap_replace_is_a_located_error() -> None:
+    text = (
+        HEADER
+        + """
+.visible .entry k(.param .u64 map)
+{
+	.reg .b64 	%rd<2>;
+	.reg .b32 	%r<2>;
+	ld.param.u64 	%rd1, [map];
+	mov.u32 	%r1, 64;
+	tensormap.replace.tile.box_dim.global.b1024.b32 	[%rd1], 1, %r1;
+	ret;
+}
+"""
+    )
+    with pytest.raises(SimulationError) as raised:
+        launch(text, "k", 1, 1, [np.zeros(16, dtype=np.uint64)])
+    assert (
+        raised.value.line
+        == text.splitlines().index(
+            "\ttensormap.replace.tile.box_dim.global.b1024.b32 \t[%rd1], 1, %r1;"
+        )
+        + 1
+    )
+    assert (
+        "it rewrites a CUtensorMap, whose encoding is not public"
+        in raised.value.message
+    )

@@ -174,3 +174,33 @@ def test_the_console_script_runs(kernel: Path, tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "kernel scale:" in result.stdout
+
+
+def test_the_readme_examples_print_what_the_readme_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's `tileas-run` session, command by command."""
+    readme = (REPO / "README.md").read_text()
+    section = (
+        readme.split("## Run kernels on the CPU", 1)[1]
+        .split("```sh", 1)[1]
+        .split("```", 1)[0]
+    )
+    lines = section.strip().splitlines()
+    gemm_out, race_out = lines[3], lines[5]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "gemm256.mlir").write_text(
+        (REPO / "examples" / "gemm_sm90a.mlir").read_text().replace("4096", "256")
+    )
+    for name in "ab":
+        np.save(tmp_path / f"{name}.npy", np.ones((256, 256), np.float16))
+    assert lines[2].startswith("$ tileas-run gemm256.mlir ")
+    assert main(lines[2].split()[2:]) == 0
+    assert capsys.readouterr().out.strip() == gemm_out
+    assert np.array_equal(
+        np.load(tmp_path / "c.npy"), np.full((256, 256), 256, np.float32)
+    )
+    monkeypatch.chdir(REPO)
+    assert lines[4].startswith("$ tileas-run test/sim/kernels/hazards/race_shared.ptx")
+    assert main(lines[4].split()[2:]) == 1
+    assert capsys.readouterr().err.strip() == race_out

@@ -8,7 +8,7 @@ line where it can, the way a compiler diagnostic does. `HazardError` is the
 
 from __future__ import annotations
 
-from tileas_py.sim.report import Report
+from tileas_py.sim.report import Hazard, Report
 
 
 class SimulationError(Exception):
@@ -65,6 +65,6 @@ class HazardError(SimulationError):
         )
 
     @property
-    def hazards(self):
-        assert self.report is not None
-        return self.report.hazards
+    def hazards(self) -> list[Hazard]:
+        """The hazards of the report."""
+        return self.report.hazards if self.report is not None else []

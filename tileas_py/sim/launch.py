@@ -24,9 +24,9 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError
 
 from tileas_py.sim import memory as mem
 from tileas_py.sim.errors import HazardError, SimulationError
-from tileas_py.sim.geometry import Dim3, Geometry, dim3
+from tileas_py.sim.geometry import Dim3, Geometry, dim3, waves
 from tileas_py.sim.lowering import KernelRecord, TiledViewRecord, is_ori, lower_mlir
-from tileas_py.sim.machine import Machine
+from tileas_py.sim.machine import WAVE_LANES, Machine
 from tileas_py.sim.program import Function, Program, Symbol, build_program
 from tileas_py.sim.report import Report
 from tileas_py.sim.tensormap import TensorMap
@@ -170,7 +170,10 @@ def run_prepared(
     cluster: int | tuple[int, ...] | None = None,
     dynamic_shared: int | None = None,
     check: bool = True,
+    track: bool = True,
 ) -> Report:
+    """`launch` on a prepared source. `track=False` runs without the checker's clocks, to
+    measure the bare interpreter (no hazard can then be seen)."""
     program = prepared.program
     function = program.kernel(kernel)
     record = prepared.records.get(kernel)
@@ -195,7 +198,11 @@ def run_prepared(
         gmma_messages=list(prepared.messages),
         ptx=prepared.ptx,
     )
-    machine = Machine(program, function, geometry, shared_bytes=shared, report=report)
+    parts = waves(geometry.grid, geometry.block, geometry.cluster, WAVE_LANES)
+    first = Geometry(geometry.grid, geometry.block, geometry.cluster, parts[0])
+    machine = Machine(
+        program, function, first, shared_bytes=shared, report=report, track=track
+    )
     machine.state["dynamic_shared"] = dynamic_shared
     machine.state["explicit_cluster"] = (
         cluster is not None
@@ -205,7 +212,12 @@ def run_prepared(
     binding = _bind_arguments(machine, function, args, record)
     error: SimulationError | None = None
     try:
-        machine.run(MAX_STEPS)
+        for index, wave in enumerate(parts):
+            if index:
+                machine.start_wave(
+                    Geometry(geometry.grid, geometry.block, geometry.cluster, wave)
+                )
+            machine.run(MAX_STEPS)
     except SimulationError as stopped:
         error = stopped
     finally:
@@ -365,7 +377,7 @@ def _bind_arguments(
             else None
         )
         if isinstance(arg, np.ndarray) and view is not None:
-            arg = _tensor_map_for_view(machine, view, arg, index, allocate, label)
+            arg = _tensor_map_for_view(machine, view, arg, index, allocate, label)  # noqa: PLW2901 (the array stands for this map)
         if isinstance(arg, TensorMap):
             allocate(arg.array, label + " tensor map")
             if param.size == 8 and param.type.kind != "f":
@@ -401,7 +413,7 @@ def _bind_arguments(
     return binding
 
 
-def _tensor_map_for_view(
+def _tensor_map_for_view(  # noqa: PLR0917 (one argument and where it goes)
     machine: Machine,
     view: TiledViewRecord,
     array: npt.NDArray[Any],

@@ -30,6 +30,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     ModuleOp,
     StringAttr,
+    TensorType,
 )
 from xdsl.ir import Attribute, Operation
 
@@ -130,13 +131,11 @@ def _tiled_view_records(module: ModuleOp) -> dict[str, KernelRecord]:
                 else:
                     continue
                 encoding = encoding_of(tile)
-                if not isinstance(encoding, SharedEncodingAttr):
+                if not isinstance(encoding, SharedEncodingAttr) or not isinstance(
+                    tile, TensorType
+                ):
                     continue
-                shape = (
-                    tuple(box.get_values())
-                    if box is not None
-                    else tuple(tile.get_shape())
-                )  # pyright: ignore[reportAttributeAccessIssue]
+                shape = tuple(box.get_values()) if box is not None else tile.get_shape()
                 candidate = TiledViewRecord(
                     ints(view.shape),
                     _numpy_dtype(view.element_type),

@@ -45,6 +45,19 @@ BLOCKED = 1
 EXITED = 2
 
 MAX_CALL_DEPTH = 32
+WAVE_LANES = 4096
+"""Threads per wave: the checker's clocks take threads x components x 4 bytes."""
+PERSISTENT = frozenset(
+    {
+        "array_regions",
+        "tensor_maps",
+        "global_tensor_maps",
+        "dynamic_shared",
+        "explicit_cluster",
+        "call_returns",
+    }
+)
+"""`Machine.state` keys that live for the whole launch; the rest are per wave."""
 NUM_SMS = 132
 """`%nsmid`: the SM count of an H100 SXM."""
 
@@ -77,44 +90,49 @@ class Machine:
     ) -> None:
         self.program = program
         self.kernel = kernel
-        self.geometry = geometry
         self.report = report
-        lanes = geometry.lanes
-        self.lanes = lanes
-        self.pc = np.full(lanes, kernel.entry, dtype=np.int64)
-        self.status = np.where(geometry.live, RUNNABLE, EXITED).astype(np.int8)
-        self.regs: list[npt.NDArray[Any]] = [
-            np.zeros(lanes, dtype=np.bool_ if r.width == 1 else _STORAGE[r.width])
-            for r in program.registers
-        ]
-        self.call_depth = np.zeros(lanes, dtype=np.int64)
-        self.call_stack = np.zeros((lanes, MAX_CALL_DEPTH), dtype=np.int64)
-        self.call_site = np.zeros((lanes, MAX_CALL_DEPTH), dtype=np.int64)
-        # Without tracking (for benchmarks of the bare interpreter) no hazard is seen.
-        self.clocks = VectorClocks(lanes) if track else None
+        self.track = track
+        self.shared_bytes = shared_bytes
+        self.hazard_keys: set[tuple[Any, ...]] = set()
+        self.steps = 0
         self.version = 0
         """Bumped by every change another thread could observe (memory, barriers)."""
-        self.waiters: dict[Hashable, list[Waiter]] = defaultdict(list)
-        self.shared_bytes = shared_bytes
-        self.regions: list[mem.Region] = []
-        self.shared = self._region(
-            "shared", shared_bytes, owners=geometry.ctas, tracked=True
-        )
-        self.local = self._region("local", program.local_size, owners=lanes)
-        self.frame = self._region("frame", program.frame_size, owners=lanes)
-        self.params = self._region("param", 0)
-        self.const = self._region("const", len(program.images.get("const", b"")))
+        self.state: dict[str, Any] = {}
+        """What the instruction families keep (tileas_py.sim.isa): per wave, except the
+        keys in `PERSISTENT`."""
+        self.params = mem.new_region("param", 0)
+        self.const = mem.new_region("const", len(program.images.get("const", b"")))
         self.const.data[: self.const.size] = np.frombuffer(
             bytes(program.images.get("const", b"")), dtype=np.uint8
         )
         self.const.writable = False
         self.globals: list[mem.Region] = []
+        self.start_wave(geometry)
         image = program.images.get("global", bytearray())
         self.module_globals = self.add_global("module .global variables", len(image))
         self.module_globals.data[: len(image)] = np.frombuffer(
             bytes(image), dtype=np.uint8
         )
-        self.hazard_keys: set[tuple[Any, ...]] = set()
+
+    def start_wave(self, geometry: Geometry) -> None:
+        """Make the machine run the CTAs of `geometry` (the first or the next wave): fresh
+        threads, registers, shared memory and clocks; global memory stays, and what earlier
+        waves did to it counts as done before this wave starts."""
+        self.geometry = geometry
+        lanes = geometry.lanes
+        self.lanes = lanes
+        self.pc = np.full(lanes, self.kernel.entry, dtype=np.int64)
+        self.status = np.where(geometry.live, RUNNABLE, EXITED).astype(np.int8)
+        self.regs: list[npt.NDArray[Any]] = [
+            np.zeros(lanes, dtype=np.bool_ if r.width == 1 else _STORAGE[r.width])
+            for r in self.program.registers
+        ]
+        self.call_depth = np.zeros(lanes, dtype=np.int64)
+        self.call_stack = np.zeros((lanes, MAX_CALL_DEPTH), dtype=np.int64)
+        self.call_site = np.zeros((lanes, MAX_CALL_DEPTH), dtype=np.int64)
+        # Without tracking (for benchmarks of the bare interpreter) no hazard is seen.
+        self.clocks = VectorClocks(lanes) if self.track else None
+        self.waiters: dict[Hashable, list[Waiter]] = defaultdict(list)
         self.poll_pc = np.full(lanes, -1, dtype=np.int64)
         self.poll_version = np.full(lanes, -1, dtype=np.int64)
         self.spinning = np.full(lanes, -1, dtype=np.int64)
@@ -122,21 +140,34 @@ class Machine:
         the version stays the same)."""
         self.spin_states: set[int] = set()
         self.spin_states_version = -1
-        self.steps = 0
-        # Filled in by the instruction families (tileas_py.sim.isa).
-        self.state: dict[str, Any] = {}
+        self.state = {k: v for k, v in self.state.items() if k in PERSISTENT}
+        self.shared = self._region(
+            "shared", self.shared_bytes, owners=geometry.ctas, tracked=True
+        )
+        self.local = self._region("local", self.program.local_size, owners=lanes)
+        self.frame = self._region("frame", self.program.frame_size, owners=lanes)
+        for region in self.globals:
+            region.shadow = self._shadow(region.data.shape[0])
+        self.regions: list[mem.Region] = [
+            self.shared,
+            self.local,
+            self.frame,
+            self.params,
+            self.const,
+            *self.globals,
+        ]
 
     # -- regions ---------------------------------------------------------------------------
+
+    def _shadow(self, size: int) -> Shadow | None:
+        return Shadow(size, self.clocks) if self.clocks is not None else None
 
     def _region(
         self, name: str, size: int, *, owners: int = 1, tracked: bool = False
     ) -> mem.Region:
-        shadow = None
-        if tracked and self.clocks is not None:
-            total = -(-max(size * owners, 1) // 16) * 16
-            shadow = Shadow(total, self.clocks)
-        region = mem.new_region(name, size, owners=owners, shadow=shadow)
-        self.regions.append(region)
+        region = mem.new_region(name, size, owners=owners)
+        if tracked:
+            region.shadow = self._shadow(region.data.shape[0])
         return region
 
     def add_global(self, label: str, size: int) -> mem.Region:
@@ -144,12 +175,15 @@ class Machine:
         region = self._region(label, size, tracked=True)
         region.extra["index"] = len(self.globals)
         self.globals.append(region)
+        self.regions.append(region)
         return region
 
     def set_params(self, data: bytes) -> None:
-        self.params = mem.new_region("param", len(data))
-        self.params.data[: len(data)] = np.frombuffer(data, dtype=np.uint8)
-        self.params.writable = False
+        params = mem.new_region("param", len(data))
+        params.data[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+        params.writable = False
+        self.regions[self.regions.index(self.params)] = params
+        self.params = params
 
     # -- scheduling ------------------------------------------------------------------------
 
@@ -344,7 +378,7 @@ class Machine:
             return None
         return Actor(lanes, clocks.own(lanes).astype(np.int64), lanes, None, pc)
 
-    def record(
+    def record(  # noqa: PLR0917 (an access: where, how much, by whom, how, from what)
         self,
         region: mem.Region,
         offsets: Lanes,

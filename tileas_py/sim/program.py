@@ -242,7 +242,7 @@ def build_program(module: ModuleOp, file: str) -> Program:
     for op in module.ops:
         if isinstance(op, VarOp):
             space = op.space.data
-            ty = _type_of(op.ptx_type.data.value)
+            ty = _type_of(str(op.ptx_type.data))
             size = _size(
                 ty, None if op.vector is None else op.vector.data, _dims(op.dims)
             )
@@ -255,18 +255,18 @@ def build_program(module: ModuleOp, file: str) -> Program:
                 address = shared.place(size, align)
                 program.symbols[name] = Symbol(name, "shared", address, size, align, ty)
             elif space in (StateSpace.GLOBAL, StateSpace.CONST):
-                layout = images[space.value]
+                layout = images[str(space)]
                 address = layout.place(max(size, 1), max(align, 1))
                 program.symbols[name] = Symbol(
-                    name, space.value, address, size, align, ty
+                    name, str(space), address, size, align, ty
                 )
                 if op.init is not None:
                     pending_images.append(
-                        (space.value, address, _initializer_bytes(op.init, ty, size))
+                        (str(space), address, _initializer_bytes(op.init, ty, size))
                     )
             else:
                 raise SimulationError(
-                    f"module-scope '.{space.value}' variable '{name}' is not supported",
+                    f"module-scope '.{space}' variable '{name}' is not supported",
                     file=file,
                 )
     for op in module.ops:
@@ -280,7 +280,7 @@ def build_program(module: ModuleOp, file: str) -> Program:
     if dynamic is not None:
         align = dynamic.align.data if dynamic.align is not None else 16
         offset = _align(shared.end, align)
-        ty = _type_of(dynamic.ptx_type.data.value)
+        ty = _type_of(str(dynamic.ptx_type.data))
         program.symbols[dynamic.var_name.data] = Symbol(
             dynamic.var_name.data, "shared", offset, 0, align, ty
         )
@@ -303,7 +303,7 @@ def _dims(dims: ArrayAttr[Any]) -> list[int]:
 
 def _param_symbol(param: ParamAttr, layout: _Layout, space: str) -> Symbol:
     declarator = param.declarator
-    ty = _type_of(declarator.ptx_type.value)
+    ty = _type_of(str(declarator.ptx_type))
     size = _size(ty, None, declarator.dims)
     align = declarator.align or ty.bytes
     address = layout.place(size, align)
@@ -344,13 +344,13 @@ def _lay_out_frames(
                 Register(
                     index,
                     inner.ptx_name,
-                    _type_of(inner.ptx_type.data.value),
+                    _type_of(str(inner.ptx_type.data)),
                     function.name,
                 )
             )
             program.register_of[inner.result] = index
         elif isinstance(inner, VarOp):
-            ty = _type_of(inner.ptx_type.data.value)
+            ty = _type_of(str(inner.ptx_type.data))
             size = _size(
                 ty,
                 None if inner.vector is None else inner.vector.data,
@@ -373,7 +373,7 @@ def _lay_out_frames(
                 )
             else:
                 raise SimulationError(
-                    f"function-scope '.{space.value}' variable '{name}' is not supported",
+                    f"function-scope '.{space}' variable '{name}' is not supported",
                     file=program.file,
                 )
             function.symbols[name] = symbol

@@ -79,7 +79,8 @@ class Shadow:
 
     # -- checks ---------------------------------------------------------------------------
 
-    def _known(self, actor: Actor, owner: Ints, components: Ints) -> Ints:
+    def known(self, actor: Actor, owner: Ints, components: Ints) -> Ints:
+        """The actor's view of each component (its rows `owner`, or its one view)."""
         if actor.view is not None:
             view = actor.view
             known = np.zeros(components.shape[0], dtype=np.int64)
@@ -97,7 +98,7 @@ class Shadow:
         if not present.any():
             return
         known = np.zeros(bytes_.shape[0], dtype=np.int64)
-        known[present] = self._known(actor, owner[present], comp[present])
+        known[present] = self.known(actor, owner[present], comp[present])
         bad = present & (self.w_clk[bytes_] > known)
         _collect(
             bad, kind, comp, self.w_clk[bytes_], self.w_pc[bytes_], owner, bytes_, out
@@ -144,11 +145,11 @@ class Shadow:
         candidates = bytes_[generic]
         owner = np.zeros(candidates.shape[0], dtype=np.int64)
         comp = self.w_comp[candidates].astype(np.int64)
-        written_before = self.w_clk[candidates] <= self._known(actor, owner, comp)
+        written_before = self.w_clk[candidates] <= self.known(actor, owner, comp)
         fence = self.f_comp[candidates].astype(np.int64)
         fenced = fence >= 0
         fence_known = np.zeros(candidates.shape[0], dtype=np.int64)
-        fence_known[fenced] = self._known(actor, owner[fenced], fence[fenced])
+        fence_known[fenced] = self.known(actor, owner[fenced], fence[fenced])
         covered = fenced & (self.f_clk[candidates] <= fence_known)
         bad = written_before & ~covered
         _collect(
@@ -184,7 +185,7 @@ class Shadow:
         self.f_clk[chosen] = self.clocks.matrix[fencer[covered], fencer[covered]]
 
 
-def _collect(
+def _collect(  # noqa: PLR0917 (the rows and epochs of a conflict)
     bad: Bools,
     kind: str,
     comp: npt.NDArray[Any],
@@ -216,8 +217,10 @@ def _collect(
 
 class _EpochSet:
     """Per byte: the accesses of one kind (reads, or atomics) not ordered before each
-    other. One epoch per byte in the common case; a concurrent set interned in a table
-    otherwise (FastTrack's read-shared mode)."""
+    other. One epoch per byte in the common case; otherwise a set of concurrent epochs,
+    interned in a table (FastTrack's read-shared mode). Threads that access one byte in
+    the same instruction (a broadcast load, every thread of a warpgroup arriving on one
+    mbarrier) all go into its set."""
 
     def __init__(self, size: int) -> None:
         self.comp = np.full(size, NONE, dtype=np.int32)
@@ -225,22 +228,37 @@ class _EpochSet:
         self.pc = np.zeros(size, dtype=np.int32)
         self.shared = np.zeros(size, dtype=np.int32)
         """0, or the id of a set of concurrent epochs in `table` (then comp is NONE)."""
-        self.table: list[tuple[tuple[int, int, int], ...]] = [()]
-        self._ids: dict[tuple[tuple[int, int, int], ...], int] = {(): 0}
+        empty = np.zeros(0, dtype=np.int64)
+        self.table: list[tuple[Ints, Ints, Ints]] = [(empty, empty, empty)]
+        self._ids: dict[bytes, int] = {b"": 0}
 
     def clear(self, bytes_: Ints) -> None:
         self.comp[bytes_] = NONE
         self.shared[bytes_] = 0
 
-    def _intern(self, entries: tuple[tuple[int, int, int], ...]) -> int:
-        found = self._ids.get(entries)
+    def _intern(self, comps: Ints, clocks: Ints, pcs: Ints) -> int:
+        order = np.lexsort((clocks, comps))
+        comps, clocks, pcs = comps[order], clocks[order], pcs[order]
+        key = comps.tobytes() + b"|" + clocks.tobytes() + b"|" + pcs.tobytes()
+        found = self._ids.get(key)
         if found is None:
             found = len(self.table)
-            self.table.append(entries)
-            self._ids[entries] = found
+            self.table.append((comps, clocks, pcs))
+            self._ids[key] = found
         return found
 
-    def check(
+    def _entries(self, byte: int) -> tuple[Ints, Ints, Ints]:
+        """The epochs recorded for one byte, as (components, clocks, PCs)."""
+        comp = int(self.comp[byte])
+        if comp >= 0:
+            return (
+                np.array([comp], dtype=np.int64),
+                np.array([int(self.clk[byte])], dtype=np.int64),
+                np.array([int(self.pc[byte])], dtype=np.int64),
+            )
+        return self.table[int(self.shared[byte])]
+
+    def check(  # noqa: PLR0917 (an access, its actor and where to put conflicts)
         self,
         bytes_: Ints,
         owner: Ints,
@@ -253,7 +271,7 @@ class _EpochSet:
         single = comp >= 0
         if single.any():
             known = np.zeros(bytes_.shape[0], dtype=np.int64)
-            known[single] = shadow._known(actor, owner[single], comp[single])  # pyright: ignore[reportPrivateUsage]
+            known[single] = shadow.known(actor, owner[single], comp[single])
             bad = single & (self.clk[bytes_] > known)
             _collect(
                 bad, kind, comp, self.clk[bytes_], self.pc[bytes_], owner, bytes_, out
@@ -266,27 +284,93 @@ class _EpochSet:
         unique, first = np.unique(pairs, return_index=True)
         for pair, at in zip(unique.tolist(), first.tolist(), strict=True):
             state, row = divmod(pair, 1 << 32)
-            for e_comp, e_clk, e_pc in self.table[state]:
-                known = shadow._known(actor, np.array([row]), np.array([e_comp]))  # pyright: ignore[reportPrivateUsage]
-                if e_clk > int(known[0]):
-                    out.append(
-                        Conflict(kind, e_comp, e_clk, e_pc, row, int(bytes_[multi[at]]))
+            comps, clocks, pcs = self.table[state]
+            known = shadow.known(actor, np.full(comps.shape[0], row), comps)
+            bad = np.flatnonzero(clocks > known)
+            if bad.size:
+                i = int(bad[0])
+                out.append(
+                    Conflict(
+                        kind,
+                        int(comps[i]),
+                        int(clocks[i]),
+                        int(pcs[i]),
+                        row,
+                        int(bytes_[multi[at]]),
                     )
-                    break
+                )
 
     def add(self, bytes_: Ints, owner: Ints, actor: Actor, shadow: Shadow) -> None:
+        """Record the access of each (byte, row) pair."""
+        unique, first, counts = np.unique(bytes_, return_index=True, return_counts=True)
+        alone = counts == 1
+        if alone.all():
+            self._add_alone(bytes_, owner, actor, shadow)
+            return
+        self._add_alone(unique[alone], owner[first[alone]], actor, shadow)
+        order = np.argsort(bytes_, kind="stable")
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        together: dict[bytes, list[int]] = {}
+        rows_of: dict[bytes, Ints] = {}
+        for index in np.flatnonzero(~alone).tolist():
+            start = int(starts[index])
+            rows = np.unique(owner[order[start : start + int(counts[index])]])
+            byte = int(unique[index])
+            key = self._state_key(byte) + rows.tobytes()
+            together.setdefault(key, []).append(byte)
+            rows_of[key] = rows
+        for key, chosen in together.items():
+            new_id = self._merge(chosen[0], rows_of[key], actor, shadow)
+            where = np.array(chosen, dtype=np.int64)
+            self.comp[where] = NONE
+            self.shared[where] = new_id
+
+    def _state_key(self, byte: int) -> bytes:
+        comp = int(self.comp[byte])
+        if comp >= 0:
+            return np.array([comp, int(self.clk[byte]), int(self.pc[byte])]).tobytes()
+        return np.array([-1, int(self.shared[byte]), 0]).tobytes()
+
+    def _merge(self, byte: int, rows: Ints, actor: Actor, shadow: Shadow) -> int:
+        """The set after `rows` access `byte` together: the old epochs not ordered before
+        any of them (a later access ordered after that one is ordered after them too), and
+        theirs."""
+        comps, clocks, pcs = self._entries(byte)
+        if comps.size:
+            known = np.stack(
+                [
+                    shadow.known(actor, np.full(comps.shape[0], r), comps)
+                    for r in rows.tolist()
+                ]
+            )
+            keep = ~(clocks[None, :] <= known).any(axis=0)
+            keep &= ~np.isin(comps, actor.components[rows])
+            comps, clocks, pcs = comps[keep], clocks[keep], pcs[keep]
+        new_comps = actor.components[rows].astype(np.int64)
+        new_clocks = actor.clocks[rows].astype(np.int64)
+        return self._intern(
+            np.concatenate([comps, new_comps]),
+            np.concatenate([clocks, new_clocks]),
+            np.concatenate([pcs, np.full(rows.shape[0], actor.pc, dtype=np.int64)]),
+        )
+
+    def _add_alone(
+        self, bytes_: Ints, owner: Ints, actor: Actor, shadow: Shadow
+    ) -> None:
+        """Bytes each accessed by one row."""
+        if bytes_.size == 0:
+            return
         new_comp = actor.components[owner]
         new_clk = actor.clocks[owner]
         comp = self.comp[bytes_].astype(np.int64)
         ids = self.shared[bytes_]
-        empty = (comp < 0) & (ids == 0)
+        replace = (comp < 0) & (ids == 0)
         single = comp >= 0
-        replace = empty.copy()
         if single.any():
             same = single & (comp == new_comp)
             known = np.zeros(bytes_.shape[0], dtype=np.int64)
             others = single & ~same
-            known[others] = shadow._known(actor, owner[others], comp[others])  # pyright: ignore[reportPrivateUsage]
+            known[others] = shadow.known(actor, owner[others], comp[others])
             replace |= same | (others & (self.clk[bytes_] <= known))
         if replace.any():
             chosen = bytes_[replace]
@@ -294,41 +378,27 @@ class _EpochSet:
             self.clk[chosen] = new_clk[replace]
             self.pc[chosen] = actor.pc
             self.shared[chosen] = 0
-        grow = ~replace
-        if not grow.any():
+        grow = np.flatnonzero(~replace)
+        if grow.size == 0:
             return
-        index = np.flatnonzero(grow)
-        # Key each byte by its current state (an epoch, or a set id) and its actor row.
+        # Bytes with the same state and the same row end in the same set: compute it once.
         state_key = np.where(
-            comp[index] >= 0,
-            (comp[index] << 32) | self.clk[bytes_[index]].astype(np.int64),
-            -ids[index].astype(np.int64),
+            comp[grow] >= 0,
+            (comp[grow] << 32) | self.clk[bytes_[grow]].astype(np.int64),
+            -ids[grow].astype(np.int64),
         )
-        rows = owner[index]
-        keys = np.stack(
-            [state_key, rows, self.pc[bytes_[index]].astype(np.int64)], axis=1
+        _, state_index = np.unique(state_key, return_inverse=True)
+        combined = state_index.reshape(-1) * (int(owner.max()) + 1) + owner[grow]
+        _, first, inverse = np.unique(combined, return_index=True, return_inverse=True)
+        new_ids = np.array(
+            [
+                self._merge(
+                    int(bytes_[grow[i]]), owner[grow[i] : grow[i] + 1], actor, shadow
+                )
+                for i in first.tolist()
+            ],
+            dtype=np.int32,
         )
-        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        new_ids = np.empty(unique.shape[0], dtype=np.int32)
-        for u, (key, row, old_pc) in enumerate(unique.tolist()):
-            if key >= 0:
-                entries: tuple[tuple[int, int, int], ...] = (
-                    (key >> 32, key & 0xFFFFFFFF, old_pc),
-                )
-            else:
-                entries = self.table[-key]
-            kept = [
-                e
-                for e in entries
-                if e[0] != int(new_comp[row])
-                and e[1]
-                > int(
-                    shadow._known(actor, np.array([row]), np.array([e[0]]))[0]  # pyright: ignore[reportPrivateUsage]
-                )
-            ]
-            kept.append((int(new_comp[row]), int(new_clk[row]), actor.pc))
-            new_ids[u] = self._intern(tuple(sorted(kept)))
-        chosen = bytes_[index]
+        chosen = bytes_[grow]
         self.comp[chosen] = NONE
-        self.shared[chosen] = new_ids[inverse]
+        self.shared[chosen] = new_ids[inverse.reshape(-1)]

@@ -7,6 +7,17 @@ driver's rules are checked at construction (`ValueError`). The map's 128-byte en
 not public, so a kernel that reads the bytes of a map, or rewrites it with
 `tensormap.replace`, stops the run.
 
+What a tiled copy moves (PTX ISA, "Tensors", tiled mode): along each dimension the box
+visits `ceil(box / element stride)` elements from the coordinate, `element stride` apart;
+the driver ignores the innermost element stride ("TMA doesn't support the stride for
+dimension zero"). Elements outside the tensor read as zero (or NaN) and are not written
+by a store. In shared memory the box is dense, innermost dimension fastest, except that a
+swizzled box whose inner rows are narrower than the swizzle span still takes the whole
+span per row (CUDA Programming Guide, "TMA Swizzle": "if the swizzle width exceeds the inner
+dimension, ensure that the shared memory is allocated to accommodate the full swizzle
+width"). The swizzle then permutes the 16-byte chunks of every 128-byte line by the line's
+place in the pattern, which is anchored to the shared-memory address.
+
 CUDA Driver API, "Tensor Map Object Management":
 https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html
 PTX ISA, "Tensor Copy" and "Tensor-map swizzling modes":
@@ -28,6 +39,10 @@ MAX_RANK = 5
 MAX_BOX = 256
 MAX_ELEMENT_STRIDE = 8
 ALIGNMENT = 16
+MAX_GLOBAL_STRIDE = 1 << 40
+SHARED_ALIGNMENT = 128
+"""A TMA copy's shared-memory box must start on 128 bytes (CUDA Programming Guide, "TMA
+Swizzle", Table 25)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,7 +92,7 @@ class TensorMap:
             raise ValueError(f"box has {len(self.box)} extents for a rank-{rank} array")
         if any(not 1 <= b <= MAX_BOX for b in self.box):
             raise ValueError(f"box extents must be 1 to {MAX_BOX}, got {self.box}")
-        strides = self.strides
+        strides = self.element_strides or (1,) * rank
         if len(strides) != rank or any(
             not 1 <= s <= MAX_ELEMENT_STRIDE for s in strides
         ):
@@ -100,10 +115,10 @@ class TensorMap:
         if array.strides[-1] != itemsize:
             raise ValueError("the innermost dimension must be contiguous")
         for axis, stride in enumerate(array.strides[:-1]):
-            if stride <= 0 or stride % ALIGNMENT:
+            if stride <= 0 or stride % ALIGNMENT or stride >= MAX_GLOBAL_STRIDE:
                 raise ValueError(
                     f"global stride of dimension {axis} is {stride} bytes; it must be a "
-                    f"positive multiple of {ALIGNMENT}"
+                    f"positive multiple of {ALIGNMENT} below 2^40"
                 )
         inner = self.box[-1] * itemsize
         if inner % ALIGNMENT:
@@ -117,8 +132,10 @@ class TensorMap:
 
     @property
     def strides(self) -> tuple[int, ...]:
-        """Element strides of the traversal (numpy order)."""
-        return self.element_strides or (1,) * self.array.ndim
+        """Element strides of the traversal (numpy order), as the hardware applies them:
+        the innermost one is always 1, whatever was given."""
+        given = self.element_strides or (1,) * self.array.ndim
+        return (*given[:-1], 1)
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -130,13 +147,31 @@ class TensorMap:
         """Bytes one copy moves (and its mbarrier transaction count)."""
         return prod(self.counts) * self.array.dtype.itemsize
 
+    @property
+    def row_bytes(self) -> int:
+        """Bytes of one row of the box (its innermost dimension)."""
+        return self.counts[-1] * self.array.dtype.itemsize
+
+    @property
+    def row_pitch(self) -> int:
+        """Bytes from one row of the box to the next in shared memory: the row, or the
+        whole swizzle span when the box is swizzled."""
+        return max(self.row_bytes, self.swizzle)
+
+    @property
+    def shared_bytes(self) -> int:
+        """Bytes of shared memory the box spans."""
+        return prod(self.counts[:-1]) * self.row_pitch
+
 
 def swizzle_offsets(
     offsets: npt.NDArray[np.int64], swizzle: int
 ) -> npt.NDArray[np.int64]:
-    """Where the hardware puts logical shared-memory byte offsets under a swizzle mode:
+    """Where the hardware puts logical shared-memory byte addresses under a swizzle mode:
     `Swizzle<B, 4, 3>` on the address (the 16-byte chunk index, bits 4.., XORed with the
-    row bits 7..), B = 3, 2, 1 for 128, 64 and 32 bytes."""
+    line bits 7..), B = 3, 2, 1 for 128, 64 and 32 bytes. The pattern is anchored to the
+    address, so a box at `dstMem` starts at phase `(dstMem / 128) % 2^B`, the "swizzle base
+    offset" of the PTX ISA."""
     if swizzle == 0:
         return offsets
     bits = {32: 1, 64: 2, 128: 3}[swizzle]
@@ -168,3 +203,12 @@ def box_elements(
         inside &= (grid >= 0) & (grid < extent)
         flat += np.clip(grid, 0, extent - 1) * stride
     return flat.reshape(-1), inside.reshape(-1)
+
+
+def box_shared_offsets(tmap: TensorMap) -> npt.NDArray[np.int64]:
+    """The unswizzled byte offset in shared memory of every element of the box, in the
+    order of `box_elements`: rows of the innermost dimension, `row_pitch` apart."""
+    itemsize = tmap.array.dtype.itemsize
+    inner = tmap.counts[-1]
+    index = np.arange(prod(tmap.counts), dtype=np.int64)
+    return (index // inner) * tmap.row_pitch + (index % inner) * itemsize

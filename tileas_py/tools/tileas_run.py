@@ -24,7 +24,7 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -49,7 +49,7 @@ def _dims(text: str, what: str) -> tuple[int, ...]:
 
 def _array(spec: str) -> npt.NDArray[Any]:
     if spec.startswith("zeros:"):
-        _, shape, dtype = (spec.split(":") + [""])[:3]
+        _, shape, dtype = [*spec.split(":"), ""][:3]
         try:
             return np.zeros(
                 _dims(shape, "a zeros: shape"), dtype=np.dtype(dtype or "float32")
@@ -58,12 +58,12 @@ def _array(spec: str) -> npt.NDArray[Any]:
             raise ArgumentError(f"unknown dtype '{dtype}' in '{spec}'") from None
     path = Path(spec)
     try:
-        array = np.load(path, allow_pickle=False)
+        loaded: object = np.load(path, allow_pickle=False)
     except (OSError, ValueError) as error:
         raise ArgumentError(f"cannot read array '{spec}': {error}") from None
-    if not isinstance(array, np.ndarray):
+    if not isinstance(loaded, np.ndarray):
         raise ArgumentError(f"'{spec}' does not hold one array")
-    return array
+    return cast(npt.NDArray[Any], loaded)
 
 
 def _argument(spec: str) -> Any:
@@ -165,24 +165,48 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run(argv: Sequence[str] | None = None) -> int:
     options = _parser().parse_args(argv)
-    from tileas_py.sim import HazardError, SimulationError
-    from tileas_py.sim.launch import prepare, run_prepared
-
-    source = options.source
     try:
         args = [_argument(spec) for spec in options.arg]
         outputs = _outputs(options.out, args)
+    except ArgumentError as error:
+        print(f"tileas-run: error: {error}", file=sys.stderr)
+        return 1
+    code = _launch(options, args)
+    if code != _FAILED_BEFORE_RUN:
+        _save(outputs, args)
+    return min(code, 1)
+
+
+_FAILED_BEFORE_RUN = 3
+"""`_launch`'s code for a failure before the kernel ran: there is nothing to save."""
+
+
+def _launch(options: argparse.Namespace, args: list[Any]) -> int:
+    """Run the kernel; 0 if clean, 1 if it found hazards or stopped, else
+    `_FAILED_BEFORE_RUN`."""
+    from tileas_py.sim import HazardError, SimulationError
+    from tileas_py.sim.launch import prepare, run_prepared
+
+    source: str = options.source
+    try:
         grid = _dims(options.grid, "--grid")
         cluster = _dims(options.cluster, "--cluster") if options.cluster else None
         prepared = prepare(Path(source), fixup=not options.no_fixup)
-        kernel = options.kernel or _only_kernel(prepared)
+        kernel: str = options.kernel or _only_kernel(prepared)
         block = (
             _dims(options.block, "--block")
             if options.block
             else _required_block(prepared, kernel)
         )
-        for message in prepared.messages:
-            print(message, file=sys.stderr)
+    except ArgumentError as error:
+        print(f"tileas-run: error: {error}", file=sys.stderr)
+        return _FAILED_BEFORE_RUN
+    except SimulationError as error:
+        print(error.diagnostic(), file=sys.stderr)
+        return _FAILED_BEFORE_RUN
+    for message in prepared.messages:
+        print(message, file=sys.stderr)
+    try:
         report = run_prepared(
             prepared,
             kernel,
@@ -193,24 +217,17 @@ def run(argv: Sequence[str] | None = None) -> int:
             dynamic_shared=options.dynamic_shared,
             check=not options.no_check,
         )
-    except ArgumentError as error:
-        print(f"tileas-run: error: {error}", file=sys.stderr)
-        return 1
     except HazardError as error:
-        report = error.report
-        assert report is not None
-        for hazard in report.hazards:
+        for hazard in error.hazards:
             print(hazard.diagnostic(error.file or source), file=sys.stderr)
         if error.stopped_by is not None:
             print(error.stopped_by.diagnostic(), file=sys.stderr)
-        _save(outputs, args)
         return 1
     except SimulationError as error:
         print(error.diagnostic(), file=sys.stderr)
         return 1
     for hazard in report.hazards:
         print(hazard.diagnostic(source, severity="warning"), file=sys.stderr)
-    _save(outputs, args)
     print(report.summary())
     return 0
 

@@ -9,6 +9,8 @@ family does not take, stops the run with a located `SimulationError`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 from tileas_py.sim.isa.operands import Operand, OperandError, operand_tree
@@ -20,7 +22,6 @@ if TYPE_CHECKING:
 Compiler = Callable[["Machine", Instruction, list[Operand]], Action]
 
 _FAMILIES: dict[str, tuple[Compiler, str]] = {}
-_LOADED = False
 
 
 def semantics(*roots: str, klass: str) -> Callable[[Compiler], Compiler]:
@@ -38,26 +39,29 @@ class Unsupported(Exception):
     """An instruction or form the simulator does not model (the caller locates it)."""
 
 
+_FAMILY_MODULES = (
+    "alu",
+    "async_copy",
+    "barriers",
+    "control",
+    "mbarrier",
+    "memory_ops",
+    "registers",
+    "special",
+    "warp",
+    "wgmma",
+)
+
+
+@cache
 def _load_families() -> None:
-    global _LOADED
-    _LOADED = True
-    from tileas_py.sim.isa import (  # noqa: F401 (each module registers its family)
-        alu,
-        async_copy,
-        barriers,
-        control,
-        mbarrier,
-        memory_ops,
-        registers,
-        special,
-        warp,
-        wgmma,
-    )
+    """Import every family module once: each registers its compilers on import."""
+    for name in _FAMILY_MODULES:
+        import_module(f"tileas_py.sim.isa.{name}")
 
 
 def compile_instruction(m: Machine, inst: Instruction) -> Action:
-    if not _LOADED:
-        _load_families()
+    _load_families()
     root = inst.root
     if inst.op is not None and inst.opcode.startswith("_"):
         root = inst.opcode.split(".", 1)[0]

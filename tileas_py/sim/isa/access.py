@@ -10,11 +10,12 @@ checker.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 import numpy as np
 import numpy.typing as npt
 
+from tileas_py.dialects.ori.attributes import FunctionKind
 from tileas_py.sim import memory as mem
 from tileas_py.sim.program import Instruction
 
@@ -51,7 +52,7 @@ def space_of(opcode: str) -> str:
     return "generic"
 
 
-def resolve(
+def resolve(  # noqa: PLR0917 (an access: where, how many bytes, by whom)
     m: Machine,
     inst: Instruction,
     space: str,
@@ -77,11 +78,11 @@ def resolve(
         return _generic(m, inst, addresses, lanes, size)
     if space == "param" and (
         symbol_space == "frame"
-        or (symbol_space is None and inst.function.kind.value == "func")
+        or (symbol_space is None and inst.function.kind is FunctionKind.FUNC)
     ):
         space = "frame"
-    rows = np.arange(lanes.shape[0])
-    return _in_space(m, inst, space, addresses, lanes, rows, size)
+    every = np.arange(lanes.shape[0], dtype=np.int64)
+    return _in_space(m, inst, space, addresses, _Group(lanes, every, size))
 
 
 def _generic(
@@ -90,103 +91,104 @@ def _generic(
     windows = (addresses >> np.uint64(mem.WINDOW_SHIFT)).astype(np.int64)
     pieces: list[Piece] = []
     for window in np.unique(windows).tolist():
-        rows = np.flatnonzero(windows == window)
-        base = window << mem.WINDOW_SHIFT
-        local = addresses[rows] - np.uint64(base)
+        rows: Lanes = np.flatnonzero(windows == window)
+        group = _Group(lanes[rows], rows, size)
         if window >= mem.GLOBAL_WINDOW:
-            pieces.extend(_global(m, inst, addresses[rows], lanes[rows], rows, size))
+            pieces.extend(_global(m, inst, addresses[rows], group))
             continue
-        space = {
-            mem.SHARED_WINDOW: "shared::cluster",
-            mem.LOCAL_WINDOW: "local",
-            mem.PARAM_WINDOW: "param",
-            mem.CONST_WINDOW: "const",
-        }.get(window)
+        space = _WINDOWS.get(window)
         if space is None:
             _out_of_bounds(
-                m, inst, int(addresses[rows[0]]), lanes[rows[0]], size, "no state space"
+                m,
+                inst,
+                int(addresses[rows[0]]),
+                int(lanes[rows[0]]),
+                size,
+                "no state space",
             )
-        pieces.extend(_in_space(m, inst, space, local, lanes[rows], rows, size))
+        local = addresses[rows] - np.uint64(window << mem.WINDOW_SHIFT)
+        pieces.extend(_in_space(m, inst, space, local, group))
     return pieces
 
 
+_WINDOWS = {
+    mem.SHARED_WINDOW: "shared::cluster",
+    mem.LOCAL_WINDOW: "local",
+    mem.PARAM_WINDOW: "param",
+    mem.CONST_WINDOW: "const",
+}
+
+
+@dataclass(frozen=True)
+class _Group:
+    """The accesses being resolved: their threads, their rows in the whole group, and the
+    bytes each moves."""
+
+    lanes: Lanes
+    rows: Lanes
+    size: int
+
+
 def _in_space(
-    m: Machine,
-    inst: Instruction,
-    space: str,
-    addresses: Addresses,
-    lanes: Lanes,
-    rows: Lanes,
-    size: int,
+    m: Machine, inst: Instruction, space: str, addresses: Addresses, group: _Group
 ) -> list[Piece]:
-    offsets = addresses.astype(np.int64)
-    geometry = m.geometry
     if space == "global":
-        return _global(m, inst, addresses, lanes, rows, size)
+        return _global(m, inst, addresses, group)
+    offsets = addresses.astype(np.int64)
+    lanes = group.lanes
     if space in ("shared", "shared::cluster"):
-        region = m.shared
-        ctas = geometry.lane_cta[lanes]
+        ctas = m.geometry.lane_cta[lanes]
         if space == "shared::cluster":
-            ranks = (addresses >> np.uint64(mem.RANK_SHIFT)).astype(np.int64)
-            mapped = ranks > 0
-            if mapped.any():
-                offsets = np.where(mapped, offsets & mem.OFFSET_MASK, offsets)
-                rank = ranks - 1
-                bad = mapped & (rank >= geometry.cluster_size)
-                if bad.any():
-                    i = int(np.flatnonzero(bad)[0])
-                    _out_of_bounds(
-                        m,
-                        inst,
-                        int(addresses[i]),
-                        lanes[i],
-                        size,
-                        "a CTA rank outside the cluster",
-                    )
-                cluster = geometry.cta_cluster[ctas]
-                ctas = np.where(
-                    mapped,
-                    geometry.cluster_members[cluster, np.where(mapped, rank, 0)],
-                    ctas,
-                )
-        _check_bounds(
-            m, inst, offsets, lanes, size, region.size, "shared memory", addresses
+            offsets, ctas = _cluster_target(m, inst, addresses, group, ctas)
+        region = m.shared
+        _check_bounds(m, inst, addresses, offsets, group, region.size, "shared memory")
+        return [Piece(region, ctas * region.size + offsets, group.rows)]
+    regions = {
+        "local": (m.local, "local memory", True),
+        "frame": (m.frame, "parameter frame", True),
+        "param": (m.params, "kernel parameters", False),
+        "const": (m.const, "constant memory", False),
+    }
+    if space not in regions:
+        m.fail(f"state space '.{space}' is not supported", inst)
+    region, what, per_thread = regions[space]
+    _check_bounds(m, inst, addresses, offsets, group, region.size, what)
+    if per_thread:
+        offsets = lanes * region.size + offsets
+    return [Piece(region, offsets, group.rows)]
+
+
+def _cluster_target(
+    m: Machine, inst: Instruction, addresses: Addresses, group: _Group, ctas: Lanes
+) -> tuple[Lanes, Lanes]:
+    """(offset, CTA) of shared::cluster addresses: `mapa`'s carry the CTA's rank + 1."""
+    geometry = m.geometry
+    offsets = addresses.astype(np.int64)
+    ranks = (addresses >> np.uint64(mem.RANK_SHIFT)).astype(np.int64)
+    mapped = ranks > 0
+    if not mapped.any():
+        return offsets, ctas
+    rank = ranks - 1
+    bad = mapped & (rank >= geometry.cluster_size)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        _out_of_bounds(
+            m,
+            inst,
+            int(addresses[i]),
+            int(group.lanes[i]),
+            group.size,
+            "a CTA rank outside the cluster",
         )
-        return [Piece(region, ctas * region.size + offsets, rows)]
-    if space == "local":
-        region = m.local
-        _check_bounds(
-            m, inst, offsets, lanes, size, region.size, "local memory", addresses
-        )
-        return [Piece(region, lanes * region.size + offsets, rows)]
-    if space == "frame":
-        region = m.frame
-        _check_bounds(
-            m, inst, offsets, lanes, size, region.size, "parameter frame", addresses
-        )
-        return [Piece(region, lanes * region.size + offsets, rows)]
-    if space == "param":
-        region = m.params
-        _check_bounds(
-            m, inst, offsets, lanes, size, region.size, "kernel parameters", addresses
-        )
-        return [Piece(region, offsets, rows)]
-    if space == "const":
-        region = m.const
-        _check_bounds(
-            m, inst, offsets, lanes, size, region.size, "constant memory", addresses
-        )
-        return [Piece(region, offsets, rows)]
-    m.fail(f"state space '.{space}' is not supported", inst)
+    cluster = geometry.cta_cluster[ctas]
+    targets = geometry.cluster_members[cluster, np.where(mapped, rank, 0)]
+    return np.where(mapped, offsets & mem.OFFSET_MASK, offsets), np.where(
+        mapped, targets, ctas
+    )
 
 
 def _global(
-    m: Machine,
-    inst: Instruction,
-    addresses: Addresses,
-    lanes: Lanes,
-    rows: Lanes,
-    size: int,
+    m: Machine, inst: Instruction, addresses: Addresses, group: _Group
 ) -> list[Piece]:
     relative = addresses.astype(np.int64) - mem.GENERIC_GLOBAL
     allocation = relative >> mem.ALLOCATION_SHIFT
@@ -196,48 +198,48 @@ def _global(
         chosen = np.flatnonzero(allocation == index)
         if index < 0 or index >= len(m.globals):
             i = int(chosen[0])
-            _out_of_bounds(m, inst, int(addresses[i]), lanes[i], size, "no allocation")
-        region = m.globals[index]
+            _out_of_bounds(
+                m,
+                inst,
+                int(addresses[i]),
+                int(group.lanes[i]),
+                group.size,
+                "no allocation",
+            )
+        region = m.globals[int(index)]
+        part = _Group(group.lanes[chosen], group.rows[chosen], group.size)
         _check_bounds(
-            m,
-            inst,
-            offsets[chosen],
-            lanes[chosen],
-            size,
-            region.size,
-            region.label,
-            addresses[chosen],
+            m, inst, addresses[chosen], offsets[chosen], part, region.size, region.label
         )
-        pieces.append(Piece(region, offsets[chosen], rows[chosen]))
+        pieces.append(Piece(region, offsets[chosen], part.rows))
     return pieces
 
 
-def _check_bounds(
+def _check_bounds(  # noqa: PLR0917 (the access and the region it must stay in)
     m: Machine,
     inst: Instruction,
+    addresses: Addresses,
     offsets: Lanes,
-    lanes: Lanes,
-    size: int,
+    group: _Group,
     limit: int,
     what: str,
-    addresses: Addresses,
 ) -> None:
-    bad = (offsets < 0) | (offsets + size > limit)
+    bad = (offsets < 0) | (offsets + group.size > limit)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         _out_of_bounds(
             m,
             inst,
             int(addresses[i]),
-            lanes[i],
-            size,
+            int(group.lanes[i]),
+            group.size,
             f"{what} of {limit} bytes (offset {int(offsets[i])})",
         )
 
 
-def _out_of_bounds(
-    m: Machine, inst: Instruction, address: int, lane: np.int64, size: int, where: str
-) -> None:
+def _out_of_bounds(  # noqa: PLR0917 (what a located out-of-bounds error names)
+    m: Machine, inst: Instruction, address: int, lane: int, size: int, where: str
+) -> NoReturn:
     m.fail(
         f"out-of-bounds {size}-byte access at address {address:#x}, outside {where}, "
         f"by {m.describe_lanes(np.array([lane]))}",
@@ -273,7 +275,7 @@ def load(
     return out
 
 
-def store(
+def store(  # noqa: PLR0917 (mirrors resolve)
     m: Machine,
     inst: Instruction,
     pieces: list[Piece],

@@ -26,7 +26,7 @@ import numpy.typing as npt
 from tileas_py.sim import memory as mem
 from tileas_py.sim.clocks import Clock
 from tileas_py.sim.isa import Unsupported, semantics
-from tileas_py.sim.isa.access import Piece, resolve, space_of
+from tileas_py.sim.isa.access import resolve, space_of
 from tileas_py.sim.isa.mbarrier import Key, complete_tx, locate
 from tileas_py.sim.isa.operands import (
     Address,
@@ -41,7 +41,13 @@ from tileas_py.sim.isa.operands import (
 from tileas_py.sim.program import Action, Instruction
 from tileas_py.sim.ptx_types import ptx_type
 from tileas_py.sim.races import Actor
-from tileas_py.sim.tensormap import TensorMap, box_elements, swizzle_offsets
+from tileas_py.sim.tensormap import (
+    SHARED_ALIGNMENT,
+    TensorMap,
+    box_elements,
+    box_shared_offsets,
+    swizzle_offsets,
+)
 
 if TYPE_CHECKING:
     from tileas_py.sim.machine import Machine
@@ -84,7 +90,7 @@ def start(m: Machine, lane: int, unit: Hashable, name: str, pc: int) -> Operatio
     return Operation(actor, done, component, clock)
 
 
-def async_access(
+def async_access(  # noqa: PLR0917 (mirrors Machine.record)
     m: Machine,
     inst: Instruction,
     op: Operation,
@@ -311,7 +317,15 @@ def _compile_tma_load(m: Machine, inst: Instruction, ops: list[Operand]) -> Acti
                 what="TMA read",
             )
             for cta in targets:
-                _write_box(m, inst, op, cta, int(dst_offsets[0]), tmap, data)
+                _write_box(
+                    m,
+                    inst,
+                    op=op,
+                    cta=cta,
+                    offset=int(dst_offsets[0]),
+                    tmap=tmap,
+                    data=data,
+                )
                 bar_cta = cta if masks is not None else int(bar_ctas[0])
                 key: Key = (bar_cta, int(bar_offsets[0]))
                 complete_tx(m, inst, key, tmap.box_bytes, lane, op.done)
@@ -350,15 +364,29 @@ def _gather_box(
 
 
 def _smem_offsets(
-    base: int, count: int, itemsize: int, swizzle: int
+    m: Machine, inst: Instruction, tmap: TensorMap, base: int
 ) -> npt.NDArray[np.int64]:
-    logical = base + np.arange(count, dtype=np.int64) * itemsize
-    return swizzle_offsets(logical, swizzle)
+    """Where each element of the box lies in the shared memory of a CTA when the box
+    starts at `base`: the box's layout, swizzled on the address (see `tensormap`)."""
+    if base % SHARED_ALIGNMENT:
+        m.fail(
+            f"the shared-memory box of a tensor copy must be {SHARED_ALIGNMENT}-byte "
+            f"aligned, got shared[{base:#x}]",
+            inst,
+        )
+    if base < 0 or base + tmap.shared_bytes > m.shared.size:
+        m.fail(
+            f"the TMA box of {tmap.shared_bytes} bytes at shared[{base:#x}] runs past the "
+            f"{m.shared.size} bytes of shared memory",
+            inst,
+        )
+    return swizzle_offsets(base + box_shared_offsets(tmap), tmap.swizzle)
 
 
 def _write_box(
     m: Machine,
     inst: Instruction,
+    *,
     op: Operation,
     cta: int,
     offset: int,
@@ -366,13 +394,7 @@ def _write_box(
     data: npt.NDArray[np.uint8],
 ) -> None:
     itemsize = tmap.array.dtype.itemsize
-    offsets = _smem_offsets(offset, data.shape[0], itemsize, tmap.swizzle)
-    if offset < 0 or offset + tmap.box_bytes > m.shared.size:
-        m.fail(
-            f"the TMA box of {tmap.box_bytes} bytes at shared[{offset:#x}] runs past the "
-            f"{m.shared.size} bytes of shared memory",
-            inst,
-        )
+    offsets = _smem_offsets(m, inst, tmap, offset)
     flat = cta * m.shared.size + offsets
     async_access(
         m, inst, op, m.shared, flat, itemsize, "write", proxy=False, what="TMA write"
@@ -414,7 +436,7 @@ def _compile_tma_store(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
             elements, inside = box_elements(tmap, [int(c[i]) for c in coords])
             itemsize = tmap.array.dtype.itemsize
             offsets = int(src_ctas[0]) * m.shared.size + _smem_offsets(
-                int(src_offsets[0]), elements.shape[0], itemsize, tmap.swizzle
+                m, inst, tmap, int(src_offsets[0])
             )
             read = start(
                 m, lane, ("bulk read", lane), f"bulk reads of thread {lane}", inst.pc

@@ -166,3 +166,19 @@ def compile_hint(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
             m, lanes, np.zeros(lanes.shape[0], dtype=np.uint64)
         )
     return lambda m, lanes: None
+
+
+@semantics("tensormap", klass="memory")
+def compile_tensormap(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    """`tensormap.replace` rewrites fields of a CUtensorMap in memory, whose encoding is
+    not public: it stops the run, where it is reached."""
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        if lanes.size:
+            m.fail(
+                f"'{inst.opcode}' is not supported: it rewrites a CUtensorMap, whose "
+                "encoding is not public",
+                inst,
+            )
+
+    return run

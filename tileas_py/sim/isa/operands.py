@@ -234,7 +234,12 @@ def _constant(value: Any, ty: PtxType) -> Reader:
             packed, (lanes.shape[0], ty.lanes)
         ).copy()
     scalar = np.array(value, dtype=ty.dtype)
-    return lambda m, lanes: np.full(lanes.shape[0], scalar, dtype=ty.dtype)
+
+    def constant(m: Machine, lanes: Lanes) -> Values:
+        out: Values = np.full(lanes.shape[0], scalar, dtype=ty.dtype)
+        return out
+
+    return constant
 
 
 def symbol_value(m: Machine, inst: Instruction, name: str) -> int:

@@ -100,7 +100,9 @@ def compile_setmaxnreg(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
                 )
             held = budget.held[wg]
             wanted = count * WARPGROUP
-            if action == "inc" and wanted < held or action == "dec" and wanted > held:
+            if (action == "inc" and wanted < held) or (
+                action == "dec" and wanted > held
+            ):
                 m.fail(
                     f"setmaxnreg.{action} to {count} registers, from {held // WARPGROUP}",
                     inst,

@@ -285,7 +285,7 @@ def compile_ldmatrix(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
             symbol_space=symbol_space,
         )
         rows = load(m, inst, pieces, rows_lanes, 16).view(np.uint16)  # (n, 8) elements
-        inverse, _, _ = _table(lanes, np.zeros(lanes.shape[0], dtype=np.uint8))
+        inverse, _, _ = _table(lanes, np.zeros(lanes.size, dtype=np.uint8))
         warp_of_row = inverse[providers]
         table = np.zeros((int(inverse.max()) + 1, 32, 8), dtype=np.uint16)
         table[warp_of_row, rows_lanes % 32] = rows
@@ -296,7 +296,7 @@ def compile_ldmatrix(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
             ]  # (n, 8 rows, 8 cols)
             row = lane // 4
             col = 2 * (lane % 4)
-            n = np.arange(lanes.shape[0])
+            n = np.arange(lanes.size)
             if transposed:
                 low = matrix[n, col, row]
                 high = matrix[n, col + 1, row]
@@ -327,7 +327,7 @@ def compile_stmatrix(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
         lanes = converge(m, inst, lanes, 32)
         if lanes.size == 0:
             return
-        inverse, _, _ = _table(lanes, np.zeros(lanes.shape[0], dtype=np.uint8))
+        inverse, _, _ = _table(lanes, np.zeros(lanes.size, dtype=np.uint8))
         warps = int(inverse.max()) + 1
         table = np.zeros((warps, 32, 8), dtype=np.uint16)
         lane = lanes % 32

@@ -19,6 +19,7 @@ https://docs.nvidia.com/cuda/parallel-thread-execution/#asynchronous-warpgroup-l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,7 @@ from tileas_py.hw.smem_descriptor import SmemDescriptor
 from tileas_py.hw.wgmma_layout import (
     a_fragment_offsets,
     accumulator_offsets,
+    elements_per_register,
     fragment_origin,
 )
 from tileas_py.hw.wgmma_smem import operand_addresses
@@ -247,11 +249,12 @@ def _compile_mma(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     element_a = np.dtype(_ELEMENTS[shape.atype])
     element_b = np.dtype(_ELEMENTS[shape.btype])
     satfinite = "satfinite" in inst.parts
-    origin_per_register = 32 // (element_a.itemsize * 8) if shape.atype != "tf32" else 1
-    a_offsets = a_fragment_offsets(
-        32 if shape.atype == "tf32" else element_a.itemsize * 8
+    a_bits = 32 if shape.atype == "tf32" else element_a.itemsize * 8
+    a_rows, a_cols = _fragment_table(
+        elements_per_register(a_bits),
+        [e for register in a_fragment_offsets(a_bits) for e in register],
     )
-    d_offsets = accumulator_offsets(shape.n)
+    d_rows, d_cols = _fragment_table(2, accumulator_offsets(shape.n))
 
     def run(m: Machine, lanes: Lanes) -> None:
         lanes = converge(m, inst, lanes, WARPGROUP)
@@ -270,29 +273,29 @@ def _compile_mma(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         b = _load_operand(
             m,
             inst,
-            op,
-            cta,
-            read_b_desc,
-            members,
-            shape.n,
-            shape.k,
-            element_b,
-            trans_b == 0,
-            "B",
+            op=op,
+            cta=cta,
+            read_descriptor=read_b_desc,
+            members=members,
+            rows=shape.n,
+            k=shape.k,
+            element=element_b,
+            k_major=trans_b == 0,
+            name="B",
         )
         if read_a_desc is not None:
             a = _load_operand(
                 m,
                 inst,
-                op,
-                cta,
-                read_a_desc,
-                members,
-                64,
-                shape.k,
-                element_a,
-                trans_a == 0,
-                "A",
+                op=op,
+                cta=cta,
+                read_descriptor=read_a_desc,
+                members=members,
+                rows=64,
+                k=shape.k,
+                element=element_a,
+                k_major=trans_a == 0,
+                name="A",
             )
         else:
             a = _a_from_registers(m, members)
@@ -333,15 +336,12 @@ def _compile_mma(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
 
     def _a_from_registers(m: Machine, members: Lanes) -> npt.NDArray[Any]:
         a = np.zeros((64, shape.k), dtype=np.float64)
-        warp = (m.geometry.lane_tid[members] // 32) % 4
-        lane = members % 32
+        thread = m.geometry.lane_tid[members] % WARPGROUP
+        per = a_rows.shape[1] // len(a_registers)
         for j, reg in enumerate(a_registers):
             raw = m.regs[reg][members].astype(np.uint32)
-            per = 4 // element_a.itemsize if shape.atype != "tf32" else 1
             for i in range(per):
-                dr, dc = a_offsets[j][i]
-                rows, cols = fragment_origin(warp, lane, origin_per_register)
-                rows, cols = rows + dr, cols + dc
+                rows, cols = a_rows[thread, j * per + i], a_cols[thread, j * per + i]
                 if shape.atype == "tf32":
                     value = _tf32(raw).astype(np.float64)
                 else:
@@ -372,14 +372,8 @@ def _compile_mma(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     def _fragment_positions(
         m: Machine, members: Lanes
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        warp = (m.geometry.lane_tid[members] // 32) % 4
-        lane = members % 32
-        base_row = 16 * warp + lane // 4
-        base_col = (lane % 4) * 2
-        offsets = np.array(d_offsets, dtype=np.int64)
-        return base_row[:, None] + offsets[None, :, 0], base_col[:, None] + offsets[
-            None, :, 1
-        ]
+        thread = m.geometry.lane_tid[members] % WARPGROUP
+        return d_rows[thread], d_cols[thread]
 
     def _write_accumulator(
         m: Machine, members: Lanes, total: npt.NDArray[np.float64]
@@ -424,9 +418,26 @@ def _compile_mma(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     return run
 
 
+def _fragment_table(
+    per_register: int, offsets: Sequence[tuple[int, int]]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """(rows, columns), each (128 threads, values): where each thread's fragment values lie
+    in the 64-row tile (`hw.wgmma_layout`, the emitter's layout)."""
+    origins = np.array(
+        [fragment_origin(t // 32, t % 32, per_register) for t in range(WARPGROUP)],
+        dtype=np.int64,
+    )
+    steps = np.array(offsets, dtype=np.int64).reshape(-1, 2)
+    return (
+        origins[:, 0, None] + steps[None, :, 0],
+        origins[:, 1, None] + steps[None, :, 1],
+    )
+
+
 def _load_operand(
     m: Machine,
     inst: Instruction,
+    *,
     op: Operation,
     cta: int,
     read_descriptor: Any,
