@@ -334,7 +334,9 @@ class Machine:
             cta_text += f" (and {ctas.size - 1} more CTAs)"
         if pc is None:
             return f"threads {span} of {cta_text}"
-        return f"threads {span} of {cta_text} at {self.program.instructions[pc].where()}"
+        return (
+            f"threads {span} of {cta_text} at {self.program.instructions[pc].where()}"
+        )
 
     def party(self, lane: int, pc: int | None, what: str | None = None) -> Party:
         inst = self.program.instructions[pc] if pc is not None and pc >= 0 else None

@@ -26,9 +26,9 @@ import numpy as np
 import numpy.typing as npt
 
 from tileas_py.sim.clocks import Clock, join
+from tileas_py.sim.geometry import WARP
 from tileas_py.sim.isa import Unsupported, semantics
 from tileas_py.sim.isa.collective import converge, wake_all_convergence
-from tileas_py.sim.geometry import WARP
 from tileas_py.sim.isa.operands import Operand, Writer, reader, writer
 from tileas_py.sim.program import Action, Instruction
 from tileas_py.sim.ptx_types import ptx_type

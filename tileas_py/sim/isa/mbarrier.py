@@ -80,7 +80,7 @@ def barriers(m: Machine) -> dict[Key, Mbarrier]:
     return m.state.setdefault("mbarriers", {})
 
 
-def locate(
+def locate(  # noqa: PLR0917 (an access: which instruction, where, by whom)
     m: Machine,
     inst: Instruction,
     space: str,
@@ -106,7 +106,13 @@ def locate(
 
 
 def _record(
-    m: Machine, inst: Instruction, ctas: Lanes, offsets: Lanes, lanes: Lanes, mode: str
+    m: Machine,
+    inst: Instruction,
+    ctas: Lanes,
+    offsets: Lanes,
+    lanes: Lanes,
+    *,
+    mode: str,
 ) -> None:
     actor = m.actor(lanes, inst.pc)
     m.record(
@@ -230,7 +236,7 @@ def expect_tx(
     return barrier
 
 
-def complete_tx(
+def complete_tx(  # noqa: PLR0917 (mirrors expect_tx, with the copy's clock)
     m: Machine, inst: Instruction, key: Key, count: int, lane: int, clock: Clock | None
 ) -> None:
     """`count` bytes of an asynchronous copy arrived (its clock: what the copy knew)."""
@@ -273,13 +279,13 @@ def arrive(
         group = lanes[start:end]
         arrived = int(counts[start:end].sum())
         phases[start:end] = barrier.phase
-        before[start:end] = barrier.pending - (cumulative[: end - start] - counts[start:end])
+        before[start:end] = barrier.pending - (
+            cumulative[: end - start] - counts[start:end]
+        )
         if drop:
             barrier.expected -= arrived
         if clocks is not None:
-            add_clock(
-                barrier, clocks.release(group) if release else released(m, group)
-            )
+            add_clock(barrier, clocks.release(group) if release else released(m, group))
         barrier.pending -= arrived
         if barrier.pending < 0:
             m.hazard(
@@ -321,6 +327,7 @@ def observe(
     key: Key,
     barrier: Mbarrier,
     lanes: Lanes,
+    *,
     parity: npt.NDArray[np.int64] | None,
     token: npt.NDArray[np.int64] | None,
     acquire: bool,
@@ -329,7 +336,7 @@ def observe(
     next fence) and are checked for aliasing."""
     done = phase_done(barrier, parity, token)
     if parity is not None:
-        _check_aliasing(m, inst, key, barrier, lanes, parity)
+        _check_aliasing(m, inst, key, barrier, lanes, parity=parity)
     seen = lanes[done]
     if seen.size:
         completed = barrier.phase - 1 if parity is not None else None
@@ -365,6 +372,7 @@ def _check_aliasing(
     key: Key,
     barrier: Mbarrier,
     lanes: Lanes,
+    *,
     parity: npt.NDArray[np.int64],
 ) -> None:
     for lane, p in zip(lanes.tolist(), parity.tolist(), strict=True):
@@ -420,7 +428,7 @@ def _compile_init(
             return
         ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
         counts = read_count(m, lanes)
-        _record(m, inst, ctas, offsets, lanes, "write")
+        _record(m, inst, ctas, offsets, lanes, mode="write")
         for key, chosen in _groups(ctas, offsets):
             lane = int(lanes[chosen][-1])
             count = int(counts[chosen][-1])
@@ -460,7 +468,7 @@ def _compile_inval(
         if lanes.size == 0:
             return
         ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
-        _record(m, inst, ctas, offsets, lanes, "write")
+        _record(m, inst, ctas, offsets, lanes, mode="write")
         for key, chosen in _groups(ctas, offsets):
             barrier = _get(m, inst, key, int(lanes[chosen][0]))
             if barrier is not None:
@@ -481,7 +489,7 @@ def _compile_tx(
             return
         ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
         counts = read_count(m, lanes).astype(np.int64)
-        _record(m, inst, ctas, offsets, lanes, "atomic")
+        _record(m, inst, ctas, offsets, lanes, mode="atomic")
         for key, chosen in _groups(ctas, offsets):
             group = lanes[chosen]
             total = int(counts[chosen].sum())
@@ -527,7 +535,7 @@ def _compile_arrive(
             if read_count is not None
             else np.ones(lanes.shape[0], dtype=np.int64)
         )
-        _record(m, inst, ctas, offsets, lanes, "atomic")
+        _record(m, inst, ctas, offsets, lanes, mode="atomic")
         tokens = np.zeros(lanes.shape[0], dtype=np.uint64)
         for key, chosen in _groups(ctas, offsets):
             group = lanes[chosen]
@@ -574,7 +582,7 @@ def _compile_wait(
         if lanes.size == 0:
             return
         ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
-        _record(m, inst, ctas, offsets, lanes, "atomic")
+        _record(m, inst, ctas, offsets, lanes, mode="atomic")
         values = read_phase(m, lanes).astype(np.int64)
         done = np.ones(lanes.shape[0], dtype=np.bool_)
         for key, chosen in _groups(ctas, offsets):
@@ -584,7 +592,16 @@ def _compile_wait(
                 continue
             parity = values[chosen] if by_parity else None
             token = (values[chosen] & 0xFFFFFFFF) if not by_parity else None
-            seen = observe(m, inst, key, barrier, group, parity, token, acquire)
+            seen = observe(
+                m,
+                inst,
+                key,
+                barrier,
+                group,
+                parity=parity,
+                token=token,
+                acquire=acquire,
+            )
             done[chosen] = seen
             _poll(m, inst, key, barrier, group[~seen])
         write_done(m, lanes, done)
@@ -635,14 +652,23 @@ def compile_blocking_wait(m: Machine, inst: Instruction, ops: list[Operand]) -> 
         if lanes.size == 0:
             return
         ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
-        _record(m, inst, ctas, offsets, lanes, "atomic")
+        _record(m, inst, ctas, offsets, lanes, mode="atomic")
         parity = read_parity(m, lanes).astype(np.int64)
         for key, chosen in _groups(ctas, offsets):
             group = lanes[chosen]
             barrier = _get(m, inst, key, int(group[0]))
             if barrier is None:
                 continue
-            seen = observe(m, inst, key, barrier, group, parity[chosen], None, True)
+            seen = observe(
+                m,
+                inst,
+                key,
+                barrier,
+                group,
+                parity=parity[chosen],
+                token=None,
+                acquire=True,
+            )
             waiting = group[~seen]
             m.block(
                 waiting,
