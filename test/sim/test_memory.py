@@ -261,6 +261,55 @@ def test_local_memory_is_per_thread() -> None:
     assert (out == expected).all()
 
 
+ODD_SIZES = kernel(
+    """\
+  .shared .align 8 .b64 wide;
+  .shared .align 4 .b32 narrow;
+  .local .align 8 .b8 frame[12];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r0, %tid.x;
+  mov.u32 %r1, %ctaid.x;
+  mad.lo.u32 %r2, %r1, 32, %r0;
+  cvt.u64.u32 %rd2, %r2;
+  shl.b64 %rd3, %rd2, 40;
+  or.b64 %rd3, %rd3, %rd2;
+  setp.eq.u32 %p1, %r0, 0;
+  @%p1 st.shared.u64 [wide], %rd3;
+  @%p1 st.shared.u32 [narrow], %r2;
+  st.local.u64 [frame], %rd3;
+  st.local.u32 [frame+8], %r2;
+  bar.sync 0;
+  ld.shared.u64 %rd4, [wide];
+  ld.shared.u32 %r3, [narrow];
+  ld.local.u64 %rd5, [frame];
+  ld.local.u32 %r4, [frame+8];
+  mov.u32 %r5, %ntid.x;
+  mad.lo.u32 %r5, %r1, %r5, %r0;
+  mul.wide.u32 %rd6, %r5, 24;
+  add.s64 %rd6, %rd1, %rd6;
+  st.global.u64 [%rd6], %rd4;
+  st.global.u64 [%rd6+8], %rd5;
+  st.global.v2.u32 [%rd6+16], {%r3, %r4};
+""",
+)
+
+
+def test_spaces_of_a_size_that_is_not_a_multiple_of_the_access() -> None:
+    # 12 bytes of shared memory per CTA and of local memory per thread: the second CTA's
+    # and thread's 8-byte words sit at 12, 24, ... in the simulator's flat arrays.
+    ctas, threads = 3, 4
+    out = np.zeros((ctas * threads, 3), dtype=np.uint64)
+    run(ODD_SIZES, [out], grid=ctas, block=threads)
+    for cta in range(ctas):
+        for t in range(threads):
+            linear = cta * 32 + t
+            first = cta * 32
+            row = out[cta * threads + t]
+            assert row[0] == (first << 40) | first
+            assert row[1] == (linear << 40) | linear
+            assert list(row[2:3].view(np.uint32)) == [first, linear]
+
+
 PARAMS = kernel(
     """\
   ld.param.u64 %rd1, [out];
@@ -572,7 +621,9 @@ def _atom_kernel(opcode: str, ctype: str, extra: str = "") -> str:
     )
 
 
-def _wrap(dtype: Any) -> Callable[[Callable[[Any, Any], Any]], Callable[[Any, Any], Any]]:
+def _wrap(
+    dtype: Any,
+) -> Callable[[Callable[[Any, Any], Any]], Callable[[Any, Any], Any]]:
     def wrap(op: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
         return lambda a, b: dtype.type(op(a, b))
 

@@ -18,7 +18,7 @@ from tileas_py.dialects.ori.attributes import FunctionKind
 from tileas_py.sim.isa import Unsupported, semantics
 from tileas_py.sim.isa.operands import Operand, Paren, Sym
 from tileas_py.sim.machine import MAX_CALL_DEPTH
-from tileas_py.sim.program import Action, Instruction
+from tileas_py.sim.program import Action, Function, Instruction, Symbol
 
 if TYPE_CHECKING:
     from tileas_py.sim.machine import Machine
@@ -115,9 +115,11 @@ def compile_call(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         if lanes.size == 0:
             return
         if (m.call_depth[lanes] >= MAX_CALL_DEPTH).any():
-            m.fail(
-                f"call depth above {MAX_CALL_DEPTH} (recursion is not supported)", inst
-            )
+            m.fail(f"call depth above {MAX_CALL_DEPTH}", inst)
+        if _active(m, lanes, inst, function):
+            # A function's registers, parameters and locals have one place per thread:
+            # a second activation would overwrite the first's.
+            m.fail(f"recursive call to '{function.name}' is not supported", inst)
         copy(
             lanes,
             [s.address for s in argument_symbols],
@@ -133,7 +135,21 @@ def compile_call(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     return call
 
 
-def _frame_symbol(m: Machine, inst: Instruction, operand: Operand):
+def _active(m: Machine, lanes: Lanes, inst: Instruction, function: Function) -> bool:
+    """Whether `function` is running already for any of the lanes (a recursive call)."""
+    if inst.function is function:
+        return True
+    depth = int(m.call_depth[lanes].max())
+    if depth == 0:
+        return False
+    sites = np.unique(m.call_site[lanes, :depth])
+    return any(
+        m.program.instructions[int(site)].function is function
+        for site in sites.tolist()
+    )
+
+
+def _frame_symbol(m: Machine, inst: Instruction, operand: Operand) -> Symbol:
     if not isinstance(operand, Sym):
         raise Unsupported("call arguments must be .param variables")
     symbol = m.program.symbol(inst.function, operand.name)
