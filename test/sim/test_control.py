@@ -277,6 +277,21 @@ def test_exit_from_a_called_function_ends_the_thread() -> None:
     assert list(out) == [9, 0] * 4
 
 
+def test_trap_stops_the_run_where_it_is() -> None:
+    source = kernel(
+        PRELUDE
+        + """\
+  setp.eq.u32 %p1, %r0, 5;
+  @%p1 trap;
+  st.global.u32 [%rd3], 1;
+""",
+    )
+    with pytest.raises(SimulationError) as raised:
+        run(source, [np.zeros(8, dtype=np.uint32)], block=8)
+    assert raised.value.message == "trap executed by threads 5 of CTA (0, 0, 0)"
+    assert raised.value.line == line_of(source, "trap")
+
+
 # -- special registers ------------------------------------------------------------------------
 
 

@@ -890,3 +890,99 @@ def test_reductions() -> None:
     assert out[4] == tids.sum()
     assert out[5] == np.bitwise_xor.reduce(tids)
     assert out[6:8].view(np.uint64)[0] == int(tids.sum()) << 32
+
+
+# -- asynchronous stores into the cluster -----------------------------------------------------------
+
+
+ASYNC_STORES = kernel(
+    """\
+  .shared .align 8 .b64 bar;
+  .shared .align 8 .b32 cells[34];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r0, %cluster_ctarank;
+  mov.u32 %r1, %cluster_nctarank;
+  mbarrier.init.shared::cta.b64 [bar], 1;
+  fence.mbarrier_init.release.cluster;
+  barrier.cluster.arrive.relaxed;
+  barrier.cluster.wait;
+  setp.eq.u32 %p1, %r0, 0;
+  @%p1 bra WAIT;
+  // Every other rank r stores {r, 10 r} into cells[2r] of rank 0 and adds r to cells[0].
+  mov.u32 %r2, cells;
+  mapa.shared::cluster.u32 %r3, %r2, 0;
+  mov.u32 %r4, bar;
+  mapa.shared::cluster.u32 %r5, %r4, 0;
+  shl.b32 %r6, %r0, 3;
+  add.u32 %r7, %r3, %r6;
+  mul.lo.u32 %r8, %r0, 10;
+  st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.u32 [%r7], {%r0, %r8}, [%r5];
+  red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r3], %r0, [%r5];
+  bra.uni DONE;
+WAIT:
+  sub.u32 %r9, %r1, 1;
+  mul.lo.u32 %r9, %r9, 12;
+  mbarrier.arrive.expect_tx.shared::cta.b64 _, [bar], %r9;
+POLL:
+  mbarrier.try_wait.parity.shared::cta.b64 %p2, [bar], 0;
+  @!%p2 bra POLL;
+  mov.u32 %r10, 0;
+COPY:
+  shl.b32 %r11, %r10, 2;
+  mov.u32 %r12, cells;
+  add.u32 %r12, %r12, %r11;
+  ld.shared.u32 %r13, [%r12];
+  cvt.u64.u32 %rd2, %r11;
+  add.s64 %rd2, %rd1, %rd2;
+  st.global.u32 [%rd2], %r13;
+  add.u32 %r10, %r10, 1;
+  shl.b32 %r14, %r1, 1;
+  setp.lt.u32 %p3, %r10, %r14;
+  @%p3 bra COPY;
+DONE:
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+""",
+)
+
+
+@pytest.mark.parametrize("size", [2, 4])
+def test_async_stores_and_reductions_into_a_peer_cta(size: int) -> None:
+    out = np.zeros(2 * size, dtype=np.uint32)
+    report = run(ASYNC_STORES, [out], grid=size, block=1, cluster=size)
+    expected = [sum(range(size)), 0]
+    for rank in range(1, size):
+        expected += [rank, 10 * rank]
+    assert list(out) == expected
+    assert report.hazards == []
+
+
+def test_bulk_reductions_from_several_ctas_do_not_race() -> None:
+    source = kernel(
+        """\
+  .shared .align 128 .b32 tile[32];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r0, %tid.x;
+  mov.u32 %r1, %ctaid.x;
+  shl.b32 %r2, %r0, 2;
+  mov.u32 %r3, tile;
+  add.u32 %r3, %r3, %r2;
+  mad.lo.u32 %r4, %r1, 100, %r0;
+  st.shared.u32 [%r3], %r4;
+  fence.proxy.async.shared::cta;
+  bar.sync 0;
+  setp.eq.u32 %p1, %r0, 0;
+  @%p1 cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd1], [tile], 128;
+  @%p1 cp.reduce.async.bulk.global.shared::cta.bulk_group.max.s32 [%rd1+128], [tile], 128;
+  @%p1 cp.async.bulk.commit_group;
+  @%p1 cp.async.bulk.wait_group 0;
+""",
+    )
+    ctas = 4
+    out = np.zeros(64, dtype=np.uint32)
+    out[32:] = 150
+    report = run(source, [out], grid=ctas, block=32)
+    lanes = np.arange(32)
+    assert list(out[:32]) == [sum(c * 100 + t for c in range(ctas)) for t in lanes]
+    assert list(out[32:]) == [max(150, (ctas - 1) * 100 + t) for t in lanes]
+    assert report.hazards == []

@@ -810,6 +810,86 @@ DONE:
     assert list(out) == [1000 + t for t in range(32)]
 
 
+def test_spinning_on_a_flag_nobody_sets_is_a_livelock() -> None:
+    # Warp 1 spins on a flag that warp 0 never sets (it waits at a barrier that warp 1
+    # would reach only after the flag): the spin would never end.
+    source = kernel(
+        PRELUDE
+        + """\
+  setp.eq.u32 %p1, %r30, 0;
+  @%p1 bra WAITER;
+SPIN:
+  ld.volatile.global.u32 %r1, [%rd1];
+  setp.eq.u32 %p2, %r1, 0;
+  @%p2 bra SPIN;
+  bar.sync 1, 64;
+  bra.uni DONE;
+WAITER:
+  bar.sync 1, 64;
+  st.volatile.global.u32 [%rd1], 1;
+DONE:
+""",
+    )
+    with pytest.raises(SimulationError) as raised:
+        run(source, [np.zeros(1, dtype=np.uint32)], block=64)
+    message = raised.value.message
+    assert message.startswith("livelock: threads 32-63 of CTA (0, 0, 0)")
+    assert raised.value.line == line_of(source, "ld.volatile.global.u32")
+
+
+def test_a_loop_of_loads_that_changes_nothing_still_ends() -> None:
+    # Reading the same word over and over looks like spinning, but the loop counts down:
+    # the thread steps aside, and runs on when it is all that is left.
+    source = kernel(
+        PRELUDE
+        + """\
+  mov.u32 %r1, 50;
+  mov.u32 %r2, 0;
+LOOP:
+  ld.volatile.global.u32 %r3, [%rd1+4];
+  add.u32 %r2, %r2, %r3;
+  sub.u32 %r1, %r1, 1;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra LOOP;
+  st.global.u32 [%rd1], %r2;
+""",
+    )
+    out = np.array([0, 3], dtype=np.uint32)
+    run(source, [out], block=1)
+    assert out[0] == 150
+
+
+@pytest.mark.parametrize("fenced", [True, False])
+def test_bulk_copy_out_of_shared_memory_needs_a_proxy_fence(fenced: bool) -> None:
+    source = kernel(
+        PRELUDE
+        + f"""\
+  .shared .align 128 .b32 tile[32];
+  mov.u32 %r1, tile;
+  shl.b32 %r2, %r31, 2;
+  add.u32 %r1, %r1, %r2;
+  st.shared.u32 [%r1], %r0;
+  {"fence.proxy.async.shared::cta;" if fenced else ""}
+  bar.sync 0;
+  setp.eq.u32 %p1, %r0, 0;
+  @%p1 cp.async.bulk.global.shared::cta.bulk_group [%rd1], [tile], 128;
+  @%p1 cp.async.bulk.commit_group;
+  @%p1 cp.async.bulk.wait_group 0;
+""",
+    )
+    out = np.zeros(32, dtype=np.uint32)
+    report = run(source, [out], block=32, check=False)
+    assert list(out) == list(range(32))
+    if fenced:
+        assert report.hazards == []
+    else:
+        assert {h.kind for h in report.hazards} == {HazardKind.PROXY_FENCE}
+        hazard = report.hazards[0]
+        assert hazard.line == line_of(source, "cp.async.bulk.global")
+        assert hazard.other is not None
+        assert hazard.other.line == line_of(source, "st.shared.u32")
+
+
 # -- the checker: each synchronisation, with it (clean) and without it (a race) ---------------------
 
 
@@ -1018,6 +1098,30 @@ PAIRS = [
         written=True,
     ),
     Pair(
+        "bulk-group wait before the destination is read",
+        "  ld.param.u64 %rd5, [dst];\n",
+        producer=(
+            "  st.shared.u32 [%r20], %r21;\n"
+            "  fence.proxy.async.shared::cta;\n"
+            "  bar.warp.sync -1;\n"
+            "  setp.eq.u32 %p11, %r31, 0;\n"
+            "  @%p11 cp.async.bulk.global.shared::cta.bulk_group [%rd5], [cells], 128;\n"
+            "  @%p11 cp.async.bulk.commit_group;\n"
+            "  !@%p11 cp.async.bulk.wait_group 0;\n"
+            "  ~@%p11 cp.async.bulk.wait_group.read 0;\n"
+            "  bar.sync 1, 64;\n"
+            "  @%p11 cp.async.bulk.wait_group 0;"
+        ),
+        consumer=(
+            "  bar.sync 1, 64;\n"
+            "  mul.wide.u32 %rd6, %r31, 4;\n  add.s64 %rd6, %rd5, %rd6;\n"
+            "  ld.global.u32 %r23, [%rd6];\n  st.global.u32 [%rd3], %r23;\n"
+        ),
+        racy=("ld.global.u32 %r23, [%rd6];", "cp.async.bulk.global.shared::cta"),
+        params=".param .u64 out, .param .u64 dst",
+        arrays=lambda: [np.zeros(32, dtype=np.uint32)],
+    ),
+    Pair(
         "release and acquire through a global flag",
         "  ld.param.u64 %rd5, [flag];\n",
         producer=(
@@ -1088,7 +1192,7 @@ ORDERS = [(role, first) for role in (0, 1) for first in (True, False)]
 
 def _launch_pair(pair: Pair, synced: bool, role: int, first: bool):
     source = _pair_source(pair, synced=synced, producer_role=role, producer_first=first)
-    words = 32 if pair.name.startswith("bulk") else 64
+    words = 64
     out = np.zeros(words * max(pair.grid, 1), dtype=np.uint32)
     arrays = pair.arrays() if pair.arrays is not None else []
     report = run(

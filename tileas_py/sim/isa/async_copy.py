@@ -39,7 +39,7 @@ from tileas_py.sim.isa.operands import (
     reader,
 )
 from tileas_py.sim.program import Action, Instruction
-from tileas_py.sim.ptx_types import ptx_type
+from tileas_py.sim.ptx_types import is_type_name, ptx_type
 from tileas_py.sim.races import Actor
 from tileas_py.sim.tensormap import (
     SHARED_ALIGNMENT,
@@ -497,6 +497,8 @@ def _reduce(
             "and": lambda: a & b,
             "or": lambda: a | b,
             "xor": lambda: a ^ b,
+            "inc": lambda: np.where(a >= b, 0, a + 1),
+            "dec": lambda: np.where((a == 0) | (a > b), b, a - 1),
         }[op]()
     return np.ascontiguousarray(result.astype(dtype)).view(np.uint8).reshape(old.shape)
 
@@ -510,6 +512,17 @@ def _compile_bulk_copy(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
         raise Unsupported("expected a destination and a source space")
     dest, source = spaces
     multicast = "multicast::cluster" in parts
+    # cp.reduce.async.bulk: each element of the destination is reduced with the source's,
+    # atomically (reductions into the same bytes do not race with each other).
+    reduce_op = None
+    reduce_type: Any = None
+    if parts[1] == "reduce":
+        reduce_op = next((p for p in parts if p in _REDUCTIONS), None)
+        types = [p for p in parts if is_type_name(p)]
+        if reduce_op is None or not types:
+            raise Unsupported("expected a reduction operation and type")
+        reduce_type = ptx_type(types[-1]).dtype
+    mode = "atomic" if reduce_op is not None else "write"
     read_dst, dst_symbol = address_reader(m, inst, ops[0])
     read_src, src_symbol = address_reader(m, inst, ops[1])
     read_size = reader(m, inst, ops[2], U32)
@@ -574,10 +587,13 @@ def _compile_bulk_copy(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
                     dst.region,
                     dst.offsets,
                     size,
-                    "write",
+                    mode,
                     proxy=False,
                     what="bulk copy write",
                 )
+                if reduce_op is not None:
+                    old = mem.gather(dst.region, dst.offsets, size)
+                    data = _reduce(reduce_op, old, data, reduce_type)
                 mem.scatter(dst.region, dst.offsets, data, size)
                 groups(m, "bulk", lane).open.extend([read, write])
                 continue
@@ -621,11 +637,15 @@ def _compile_bulk_copy(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
                     m.shared,
                     flat,
                     size,
-                    "write",
+                    mode,
                     proxy=False,
                     what="bulk copy write",
                 )
-                mem.scatter(m.shared, flat, data, size)
+                written = data
+                if reduce_op is not None:
+                    old = mem.gather(m.shared, flat, size)
+                    written = _reduce(reduce_op, old, data, reduce_type)
+                mem.scatter(m.shared, flat, written, size)
                 bar_cta = cta if masks is not None else int(bar_ctas[0])
                 complete_tx(
                     m, inst, (bar_cta, int(bar_offsets[0])), size, lane, op.done
@@ -633,6 +653,9 @@ def _compile_bulk_copy(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
         m.bump()
 
     return run
+
+
+_REDUCTIONS = ("add", "min", "max", "inc", "dec", "and", "or", "xor")
 
 
 def _state(space: str) -> str:

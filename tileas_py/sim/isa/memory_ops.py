@@ -15,7 +15,7 @@ https://docs.nvidia.com/cuda/parallel-thread-execution/#data-movement-and-conver
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -56,7 +56,10 @@ def _element_type(inst: Instruction) -> PtxType:
     types = [p for p in inst.parts[1:] if is_type_name(p)]
     if not types:
         raise Unsupported("no operand type")
-    return ptx_type(types[-1])
+    ty = ptx_type(types[-1])
+    if ty.bits > 64:
+        raise Unsupported(f"{ty.bits}-bit accesses")
+    return ty
 
 
 def _vector(inst: Instruction) -> int:
@@ -191,6 +194,8 @@ def _forbid_tensor_map(m: Machine, inst: Instruction, pieces: list[Piece]) -> No
 
 @semantics("st", klass="memory")
 def compile_st(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    if "async" in inst.parts:
+        return _compile_async_store(m, inst, ops, None)
     ty = _element_type(inst)
     count = _vector(inst)
     size = ty.bytes * count
@@ -248,6 +253,27 @@ _INTEGER_OPS = {
 }
 
 
+def _combiner(op: str, ty: PtxType) -> Callable[[Any, Any, Any], Any]:
+    """The new value of an atomic `op` on `ty` from the old one, the operand and (for
+    `cas`) the value swapped in."""
+    if ty.is_float and op not in ("add", "exch", "min", "max"):
+        raise Unsupported(f"atom.{op} on floats")
+    if ty.lanes > 1 and op not in ("add", "min", "max"):
+        raise Unsupported(f"atom.{op} on packed types")
+    unsigned = ptx_type(f"b{ty.bits}")
+
+    def combine(old: Any, b: Any, c: Any) -> Any:
+        if ty.is_float and op == "add":
+            return float_arith("add", [old, b], ty.element, "rn")
+        if op in ("min", "max") and not ty.is_signed and not ty.is_float:
+            return _INTEGER_OPS[op](
+                old.view(unsigned.dtype), b.view(unsigned.dtype), c
+            ).view(old.dtype)
+        return _INTEGER_OPS[op](old, b, c if c is not None else b)
+
+    return combine
+
+
 @semantics("atom", "red", klass="memory")
 def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     ty = _element_type(inst)
@@ -255,6 +281,8 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     op = next((p for p in parts[1:] if p in _INTEGER_OPS), None)
     if op is None:
         raise Unsupported("atomic operation")
+    if "async" in parts:
+        return _compile_async_store(m, inst, ops, op)
     count = _vector(inst)
     space = space_of(inst.opcode)
     returns = inst.root == "atom"
@@ -272,20 +300,7 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     sem = _semantics(inst)
     acquire = sem in ("acquire", "acq_rel")
     release = sem in ("release", "acq_rel")
-    if ty.is_float and op not in ("add", "exch", "min", "max"):
-        raise Unsupported(f"atom.{op} on floats")
-    if ty.lanes > 1 and op != "add" and op not in ("min", "max"):
-        raise Unsupported(f"atom.{op} on packed types")
-    unsigned = ptx_type(f"b{ty.bits}")
-
-    def combine(old: Any, b: Any, c: Any) -> Any:
-        if ty.is_float and op == "add":
-            return float_arith("add", [old, b], ty.element, "rn")
-        if op in ("min", "max") and not ty.is_signed and not ty.is_float:
-            return _INTEGER_OPS[op](
-                old.view(unsigned.dtype), b.view(unsigned.dtype), c
-            ).view(old.dtype)
-        return _INTEGER_OPS[op](old, b, c if c is not None else b)
+    combine = _combiner(op, ty)
 
     def run(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
@@ -361,6 +376,91 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
             m.bump()
         elif returns:
             m.poll(lanes, inst)
+
+    return run
+
+
+# -- asynchronous stores to the cluster -----------------------------------------------------------
+
+
+def _compile_async_store(
+    m: Machine, inst: Instruction, ops: list[Operand], op: str | None
+) -> Action:
+    """`st.async` / `red.async` (op: the reduction): a store or reduction into the shared
+    memory of a CTA of the cluster, whose completion is a `complete_tx` of its bytes on an
+    mbarrier of that CTA. The checker sees it as an asynchronous operation of the issuing
+    thread, ordered before whoever observes the mbarrier phase it completes."""
+    from tileas_py.sim.isa.async_copy import async_access, start
+    from tileas_py.sim.isa.mbarrier import complete_tx, locate
+
+    ty = _element_type(inst)
+    count = _vector(inst)
+    size = ty.bytes * count
+    read_address, symbol_space = address_reader(m, inst, ops[0])
+    readers = [reader(m, inst, e, ty) for e in vector_elements(ops[1])]
+    if len(readers) != count:
+        raise Unsupported(f"{count} elements but {len(readers)} sources")
+    read_bar, bar_symbol = address_reader(m, inst, ops[2])
+    combine = _combiner(op, ty) if op is not None else None
+    name = "red.async" if op is not None else "st.async"
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0:
+            return
+        n = lanes.shape[0]
+        pieces = resolve(
+            m,
+            inst,
+            "shared::cluster",
+            read_address(m, lanes),
+            lanes,
+            size,
+            symbol_space=symbol_space,
+            align=_align(size),
+        )
+        flat = np.zeros(n, dtype=np.int64)
+        for piece in pieces:
+            flat[piece.rows] = piece.offsets
+        bar_ctas, bar_offsets = locate(
+            m, inst, "shared::cluster", read_bar(m, lanes), lanes, bar_symbol
+        )
+        values = [r(m, lanes) for r in readers]
+        data = np.concatenate(
+            [to_bits(v, ty).view(np.uint8).reshape(n, ty.bytes) for v in values], axis=1
+        )
+        for i, lane in enumerate(lanes.tolist()):
+            if flat[i] // m.shared.size != bar_ctas[i]:
+                m.fail(
+                    f"'{inst.opcode}' signals an mbarrier in another CTA than the one it "
+                    "writes to",
+                    inst,
+                )
+            key = (int(bar_ctas[i]), int(bar_offsets[i]))
+            operation = start(
+                m, lane, ("tma", lane, key[1]), f"{name} of thread {lane}", inst.pc
+            )
+            target = flat[i : i + 1]
+            async_access(
+                m,
+                inst,
+                operation,
+                m.shared,
+                target,
+                size,
+                "atomic" if combine is not None else "write",
+                proxy=False,
+                what=f"{name} write",
+            )
+            written = data[i : i + 1]
+            if combine is not None:
+                old = from_bits(
+                    mem.gather(m.shared, target, size).view(ty.storage).reshape(-1), ty
+                )
+                new = combine(old, values[0][i : i + 1], None)
+                written = to_bits(np.asarray(new).astype(ty.dtype), ty).view(np.uint8)
+            mem.scatter(m.shared, target, written.reshape(1, size), size)
+            complete_tx(m, inst, key, size, lane, operation.done)
+        m.bump()
 
     return run
 
