@@ -142,7 +142,9 @@ DONE:
     )
     out = np.zeros(64, dtype=np.uint32)
     run(source, [out], block=64)
-    assert list(out[:32]) == [sum(i * 100 + lane for i in range(6)) for lane in range(32)]
+    assert list(out[:32]) == [
+        sum(i * 100 + lane for i in range(6)) for lane in range(32)
+    ]
 
 
 def test_bar_red_combines_predicates() -> None:
@@ -525,7 +527,9 @@ def test_polling_and_retry_loops_end(producer: int, producer_first: bool) -> Non
     run(source, [out], block=64)
     consumer = 1 - producer
     lanes = np.arange(32)
-    assert list(out[32 * consumer : 32 * consumer + 32]) == list(lanes + 7 + lanes * 100)
+    assert list(out[32 * consumer : 32 * consumer + 32]) == list(
+        lanes + 7 + lanes * 100
+    )
 
 
 def test_try_wait_for_a_phase_that_never_comes_is_a_deadlock() -> None:
@@ -938,7 +942,9 @@ COMMON = """\
 """
 
 
-def _pair_source(pair: Pair, *, synced: bool, producer_role: int, producer_first: bool) -> str:
+def _pair_source(
+    pair: Pair, *, synced: bool, producer_role: int, producer_first: bool
+) -> str:
     role = "%r29" if pair.by_cta else "%r30"
     if pair.cluster is not None:
         role = "%r28"
@@ -1207,7 +1213,9 @@ def _launch_pair(pair: Pair, synced: bool, role: int, first: bool):
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=[p.name for p in PAIRS])
-@pytest.mark.parametrize(("role", "first"), ORDERS, ids=[f"role{r}-{'pf' if f else 'cf'}" for r, f in ORDERS])
+@pytest.mark.parametrize(
+    ("role", "first"), ORDERS, ids=[f"role{r}-{'pf' if f else 'cf'}" for r, f in ORDERS]
+)
 def test_synchronised_pair_is_clean(pair: Pair, role: int, first: bool) -> None:
     _, report, out = _launch_pair(pair, True, role, first)
     assert report.hazards == [], [str(h) for h in report.hazards]
@@ -1215,7 +1223,9 @@ def test_synchronised_pair_is_clean(pair: Pair, role: int, first: bool) -> None:
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=[p.name for p in PAIRS])
-@pytest.mark.parametrize(("role", "first"), ORDERS, ids=[f"role{r}-{'pf' if f else 'cf'}" for r, f in ORDERS])
+@pytest.mark.parametrize(
+    ("role", "first"), ORDERS, ids=[f"role{r}-{'pf' if f else 'cf'}" for r, f in ORDERS]
+)
 def test_unsynchronised_pair_races(pair: Pair, role: int, first: bool) -> None:
     source, report, _ = _launch_pair(pair, False, role, first)
     kinds = {h.kind for h in report.hazards}

@@ -212,21 +212,25 @@ JOIN:
 
 
 def test_elect_picks_the_lowest_active_lane_of_the_mask() -> None:
+    # The whole warp elects lane 0; lanes 4-31 elect among themselves with a mask that
+    # leaves out lanes 0-4, so lane 5 wins.
     source = kernel(
         PRELUDE
         + """\
   elect.sync %r1|%p1, 0xffffffff;
-  elect.sync _|%p2, 0xfffffff0;
-  setp.ge.u32 %p3, %r31, 5;
+  setp.ge.u32 %p3, %r31, 4;
   mov.u32 %r2, 99;
   @!%p3 bra SKIP;
+  elect.sync _|%p2, 0xfffffff0;
+  setp.ge.u32 %p5, %r31, 5;
+  @!%p5 bra SKIP;
   elect.sync %r2|%p4, 0xffffffe0;
 SKIP:
   selp.u32 %r3, 1, 0, %p1;
   selp.u32 %r4, 2, 0, %p2;
-  or.b32 %r3, %r3, %r4;
-  selp.u32 %r4, 4, 0, %p4;
   @%p3 or.b32 %r3, %r3, %r4;
+  selp.u32 %r4, 4, 0, %p4;
+  @%p5 or.b32 %r3, %r3, %r4;
   mul.wide.u32 %rd4, %r0, 12;
   add.s64 %rd4, %rd1, %rd4;
   st.global.u32 [%rd4], %r1;
@@ -238,12 +242,40 @@ SKIP:
     run(source, [out], block=64)
     for tid in range(64):
         lane = tid % 32
-        leader_all = lane == 0
-        leader_high = lane == 4
-        flags = int(leader_all) | int(leader_high) << 1
-        if lane >= 5:
-            flags |= int(lane == 5) << 2
+        flags = int(lane == 0) | int(lane == 4) << 1 | int(lane == 5) << 2
         assert list(out[tid]) == [0, 5 if lane >= 5 else 99, flags], tid
+
+
+def test_disjoint_member_masks_at_one_instruction_are_separate_collectives() -> None:
+    # Each half of the warp takes its own mask inside a branch, and both halves meet at
+    # one ballot after the branches join: two collectives, one per mask.
+    source = kernel(
+        PRELUDE
+        + """\
+  setp.lt.u32 %p1, %r31, 16;
+  @%p1 bra LOW;
+  mov.u32 %r1, 0xffff0000;
+  bra.uni JOIN;
+LOW:
+  mov.u32 %r1, 0x0000ffff;
+JOIN:
+  and.b32 %r2, %r31, 3;
+  setp.eq.u32 %p2, %r2, 0;
+  vote.sync.ballot.b32 %r3, %p2, %r1;
+  redux.sync.add.u32 %r4, %r31, %r1;
+  mul.wide.u32 %rd4, %r0, 8;
+  add.s64 %rd4, %rd1, %rd4;
+  st.global.v2.u32 [%rd4], {%r3, %r4};
+""",
+    )
+    out = np.zeros((32, 2), dtype=np.uint32)
+    report = run(source, [out], block=32)
+    assert report.hazards == []
+    ballot = sum(1 << lane for lane in range(32) if lane % 4 == 0)
+    for lane in range(32):
+        mask = 0x0000FFFF if lane < 16 else 0xFFFF0000
+        total = sum(range(16)) if lane < 16 else sum(range(16, 32))
+        assert list(out[lane]) == [ballot & mask, total], lane
 
 
 REDUX = kernel(
