@@ -487,10 +487,13 @@ WAIT:
   isspacep.shared::cluster %p2, %rd3;
   isspacep.shared::cta %p3, %rd3;
   isspacep.shared::cta %p4, %rd2;
+  isspacep.shared %p5, %rd3;
   selp.u32 %r15, 1, 0, %p2;
   selp.u32 %r16, 2, 0, %p3;
   or.b32 %r15, %r15, %r16;
   selp.u32 %r16, 4, 0, %p4;
+  or.b32 %r15, %r15, %r16;
+  selp.u32 %r16, 8, 0, %p5;
   or.b32 %r15, %r15, %r16;
   mul.wide.u32 %rd4, %r3, 32;
   add.s64 %rd4, %rd1, %rd4;
@@ -518,8 +521,8 @@ def test_dsmem_through_mapa_in_a_cluster(size: int) -> None:
             previous * 10 + 1,
             previous,
             previous,
-            # A peer's address is shared::cluster; only the own CTA's is shared::cta too
-            # (a 1-CTA view of the cluster would say otherwise).
+            # A peer's address is shared::cluster, not shared::cta (= .shared); only the
+            # own CTA's is.
             1 | 4,
             size,
         ], cta

@@ -334,6 +334,41 @@ def test_exited_threads_release_the_cluster_barrier() -> None:
     assert (out == 5).all()
 
 
+def test_threads_that_arrive_and_exit_do_not_complete_the_phase_early() -> None:
+    # Warp 0 of rank 0 arrives and waits; rank 1 arrives and exits; warp 1 of rank 0,
+    # whose code comes last, writes and arrives only then. The phase must wait for it.
+    source = kernel(
+        PRELUDE
+        + """\
+  .shared .align 4 .b32 cell;
+  mov.u32 %r1, %cluster_ctarank;
+  setp.eq.u32 %p1, %r1, 1;
+  @%p1 bra EXITER;
+  setp.eq.u32 %p2, %r30, 0;
+  @%p2 bra FIRST;
+  bra.uni LAST;
+FIRST:
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+  ld.shared.u32 %r2, [cell];
+  st.global.u32 [%rd3], %r2;
+  bra.uni DONE;
+EXITER:
+  barrier.cluster.arrive;
+  exit;
+LAST:
+  st.shared.u32 [cell], 11;
+  barrier.cluster.arrive;
+  barrier.cluster.wait;
+DONE:
+""",
+    )
+    out = np.zeros(32, dtype=np.uint32)
+    report = run(source, [out], grid=2, block=64, cluster=2, check=False)
+    assert report.hazards == []
+    assert (out == 11).all()
+
+
 # -- mbarriers -------------------------------------------------------------------------------------
 
 

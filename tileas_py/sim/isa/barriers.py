@@ -274,11 +274,6 @@ def _cluster_state(
     return barriers, m.state["cluster_arrived"]
 
 
-def _cluster_threads_left(m: Machine, cluster: int) -> int:
-    ctas = m.geometry.cluster_members[cluster]
-    return sum(_cta_threads_left(m, int(c)) for c in ctas)
-
-
 def _compile_cluster(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     parts = inst.parts
     action = parts[2]
@@ -359,12 +354,19 @@ def _acquire_cluster(
 
 
 def _try_complete_cluster(m: Machine, cluster: int) -> None:
-    barriers, _ = _cluster_state(m)
+    """The phase completes when every thread of the cluster that has not exited has
+    arrived in it (a thread that arrived and then exited counts once, as it should)."""
+    barriers, arrived = _cluster_state(m)
     state = barriers.get(cluster)
     if state is None or state.arrived == 0:
         return
-    if state.arrived < _cluster_threads_left(m, cluster):
-        return
+    padded = m.geometry.padded
+    for cta in m.geometry.cluster_members[cluster].tolist():
+        window = slice(cta * padded, (cta + 1) * padded)
+        if (
+            _not_exited(m, cta * padded, padded) & (arrived[window] != state.phase)
+        ).any():
+            return
     state.completed[state.phase] = state.clock
     state.completed.pop(state.phase - 2, None)
     state.phase += 1

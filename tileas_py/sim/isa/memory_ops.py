@@ -564,7 +564,7 @@ def compile_isspacep(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
     def run(m: Machine, lanes: Lanes) -> None:
         which = (read(m, lanes) >> np.uint64(mem.WINDOW_SHIFT)).astype(np.int64)
         result = which >= window if window == mem.GLOBAL_WINDOW else which == window
-        if space == "shared::cta":
+        if space in ("shared", "shared::cta"):  # .shared is .shared::cta
             result = result & (
                 (read(m, lanes) - np.uint64(mem.GENERIC_SHARED))
                 >> np.uint64(mem.RANK_SHIFT)
