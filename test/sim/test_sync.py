@@ -898,6 +898,74 @@ LOOP:
     assert out[0] == 150
 
 
+LAST_BLOCK = kernel(
+    PRELUDE
+    + """\
+  .shared .align 4 .b32 last;
+  ld.param.u64 %rd4, [partial];
+  ld.param.u64 %rd5, [count];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %nctaid.x;
+  mad.lo.u32 %r3, %r1, 32, %r0;
+  mul.wide.u32 %rd6, %r3, 4;
+  add.s64 %rd6, %rd4, %rd6;
+  mad.lo.u32 %r4, %r1, 1000, %r0;
+  st.global.u32 [%rd6], %r4;
+  bar.sync 0;
+  setp.eq.u32 %p1, %r0, 0;
+  @!%p1 bra WAIT;
+  {fence}
+  sub.u32 %r5, %r2, 1;
+  atom.global.inc.u32 %r6, [%rd5], %r5;
+  setp.eq.u32 %p2, %r6, %r5;
+  selp.u32 %r7, 1, 0, %p2;
+  st.shared.u32 [last], %r7;
+WAIT:
+  bar.sync 0;
+  ld.shared.u32 %r8, [last];
+  setp.eq.u32 %p3, %r8, 0;
+  @%p3 bra DONE;
+  // The last CTA sums column %tid.x of every CTA's partials.
+  mov.u32 %r9, 0;
+  mov.u32 %r10, 0;
+SUM:
+  mad.lo.u32 %r11, %r9, 32, %r0;
+  mul.wide.u32 %rd7, %r11, 4;
+  add.s64 %rd7, %rd4, %rd7;
+  ld.global.u32 %r12, [%rd7];
+  add.u32 %r10, %r10, %r12;
+  add.u32 %r9, %r9, 1;
+  setp.lt.u32 %p4, %r9, %r2;
+  @%p4 bra SUM;
+  st.global.u32 [%rd3], %r10;
+DONE:
+""",
+    params=".param .u64 out, .param .u64 partial, .param .u64 count",
+)
+
+
+@pytest.mark.parametrize("fenced", [True, False])
+def test_the_last_cta_reduction_needs_its_fence(fenced: bool) -> None:
+    # CUDA's threadFenceReduction: each CTA writes its partials, its thread 0 fences and
+    # counts it in with a relaxed atomic; the CTA that counts last reads them all.
+    source = LAST_BLOCK.replace("{fence}", "membar.gl;" if fenced else "")
+    ctas = 4
+    out = np.zeros(32, dtype=np.uint32)
+    partial = np.zeros(32 * ctas, dtype=np.uint32)
+    count = np.zeros(1, dtype=np.uint32)
+    report = run(source, [out, partial, count], grid=ctas, block=32, check=False)
+    assert list(out) == [sum(c * 1000 + t for c in range(ctas)) for t in range(32)]
+    if fenced:
+        assert report.hazards == []
+    else:
+        assert {h.kind for h in report.hazards} == {HazardKind.RACE}
+        lines = {(h.line, h.other.line if h.other else None) for h in report.hazards}
+        assert (
+            line_of(source, "ld.global.u32 %r12"),
+            line_of(source, "st.global.u32 [%rd6]"),
+        ) in lines
+
+
 @pytest.mark.parametrize("fenced", [True, False])
 def test_bulk_copy_out_of_shared_memory_needs_a_proxy_fence(fenced: bool) -> None:
     source = kernel(

@@ -11,7 +11,8 @@ waiting thread arrived in.
 `fence.proxy.async` covers the generic writes ordered before it for the async proxy (see
 `tileas_py.sim.races`). The other fences and `membar` are the fences of the PTX memory
 model's release and acquire patterns: relaxed strong operations synchronise through them
-(`clocks.VectorClocks.fence`); a CTA barrier is such a fence too. The simulator's memory is
+(`clocks.VectorClocks.fence`); arriving at a CTA barrier acquires what the thread's relaxed
+reads observed. The simulator's memory is
 sequentially consistent, so fences move no data.
 PTX ISA, "Parallel Synchronization and Communication Instructions":
 https://docs.nvidia.com/cuda/parallel-thread-execution/#parallel-synchronization-and-communication-instructions
@@ -157,9 +158,10 @@ def compile_bar(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
                 )
             state.threads += int(group.size)
             if m.clocks is not None:
-                # The barrier is also a fence of the CTA's threads (CUDA's
-                # __syncthreads): their relaxed operations synchronise through it.
-                m.clocks.fence(group)
+                # What the threads' relaxed reads observed joins their clocks first (an
+                # acquire fence, as CUDA's __syncthreads is taken to be), so that the
+                # barrier passes it on.
+                m.clocks.acquire_deferred(group)
                 published = m.clocks.release(group)
                 state.clock = (
                     published if state.clock is None else join(state.clock, published)

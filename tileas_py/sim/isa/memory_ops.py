@@ -319,7 +319,6 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         operand_values = [r(m, lanes) for r in values]
         c_values = compare(m, lanes) if compare is not None else None
         old_out = [np.empty_like(v) for v in operand_values]
-        observe(m, pieces, lanes, acquire=acquire)
         actor = m.actor(lanes, inst.pc)
         changed = False
         for piece in pieces:
@@ -339,6 +338,9 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
                 _, first = np.unique(piece.offsets[remaining], return_index=True)
                 now = remaining[np.sort(first)]
                 rows = piece.rows[now]
+                # Each thread sees what the threads before it at its address published.
+                applied = Piece(piece.region, piece.offsets[now], rows)
+                observe(m, [applied], lanes, acquire=acquire)
                 raw = mem.gather(piece.region, piece.offsets[now], size).reshape(
                     now.shape[0], count, ty.bytes
                 )
@@ -366,8 +368,8 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
                     data, raw.reshape(now.shape[0], size)
                 )
                 mem.scatter(piece.region, piece.offsets[now], data, size)
+                publish(m, [applied], lanes, release=release)
                 remaining = np.setdiff1d(remaining, now, assume_unique=True)
-        publish(m, pieces, lanes, release=release)
         for write, old in zip(writers, old_out, strict=False):
             write(m, lanes, old)
         # An atomic that left memory as it was (a failed cas, an `or` of 0) is a read, for
