@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ptx_kit import kernel, line_of, run
+from ptx_kit import assemble, kernel, line_of, run
 
-from tileas_py.sim import SimulationError
+from tileas_py.sim import SimulationError, launch
 
 PRELUDE = """\
   ld.param.u64 %rd1, [out];
@@ -455,14 +455,11 @@ def test_dynamic_shared_memory_size_registers() -> None:
         decls=".extern .shared .align 16 .b8 dynamic[];",
     )
     out = np.zeros(4, dtype=np.uint32)
-    from tileas_py.sim import launch
-
-    from ptx_kit import assemble
-
     assemble(source)
     launch(source, "k", 1, 1, [out], dynamic_shared=1024)
     assert out[0] == 1024
-    assert out[2] % 16 == 0 and out[2] >= 48
+    assert out[2] % 16 == 0
+    assert out[2] >= 48
     assert out[1] >= out[2] + 1024
     assert out[3] == 1024
 

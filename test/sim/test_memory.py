@@ -704,19 +704,11 @@ def _operands(dtype: np.dtype[Any], given: Any) -> np.ndarray[Any, Any]:
     return _as(dtype, given)
 
 
-@pytest.mark.parametrize(
-    ("opcode", "ctype", "dtype", "initial", "given", "apply"),
-    ATOMS,
-    ids=[f"{a[0]}-{a[3]}" for a in ATOMS],
-)
+@pytest.mark.parametrize("case", ATOMS, ids=[f"{a[0]}-{a[3]}" for a in ATOMS])
 def test_contended_atomics_follow_a_serial_order(
-    opcode: str,
-    ctype: str,
-    dtype: np.dtype[Any],
-    initial: int,
-    given: Any,
-    apply: Callable[[Any, Any], Any],
+    case: tuple[str, str, Any, Any, Any, Callable[[Any, Any], Any]],
 ) -> None:
+    opcode, ctype, dtype, initial, given, apply = case
     operands = _operands(dtype, given)
     out = _as(dtype, [initial])
     start = out[0]

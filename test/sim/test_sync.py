@@ -1071,7 +1071,7 @@ def _pair_source(
 def _strip_marks(code: str, synced: bool) -> str:
     """Lines starting `!` are the synchronisation: kept when synced, dropped otherwise;
     lines starting `~` are their unsynchronised replacement."""
-    lines = []
+    lines: list[str] = []
     for line in code.splitlines():
         stripped = line.strip()
         if stripped.startswith("!"):

@@ -237,8 +237,9 @@ def _compile_bulk(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         return lambda m, lanes: commit(m, "bulk", lanes)
     if "wait_group" in parts:
         keep = ops[0]
-        assert hasattr(keep, "value")
-        count = int(keep.value)  # pyright: ignore[reportAttributeAccessIssue]
+        if not isinstance(keep, Imm):
+            raise Unsupported("the group count must be an immediate")
+        count = keep.value
         reads_only = "read" in parts
         return lambda m, lanes: wait_groups(
             m, "bulk", lanes, count, reads_only=reads_only

@@ -10,7 +10,7 @@ threads that came.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -72,11 +72,15 @@ def converge(
     ready: list[Lanes] = []
     later: list[Lanes] = []
     wait: list[tuple[Lanes, Lanes]] = []
-    for g in np.unique(group).tolist():
+    for value in np.unique(group).tolist():
+        g = int(value)
         in_group = group == g
         chosen = candidates[in_group]
+        collectives: list[tuple[Lanes, Lanes]]
         if lane_masks is None:
-            members = np.arange(g * scope, min((g + 1) * scope, m.lanes))
+            members = np.arange(
+                g * scope, min((g + 1) * scope, m.lanes), dtype=np.int64
+            )
             collectives = [(chosen, members)]
         else:
             collectives = _by_mask(m, inst, chosen, lane_masks[in_group])
@@ -168,7 +172,13 @@ def _span(m: Machine, lanes: Lanes) -> str:
 
 def wake_all_convergence(m: Machine) -> None:
     """Let threads waiting to converge look again (some thread they need has exited)."""
-    for key in [
-        k for k in m.waiters if isinstance(k, tuple) and k and k[0] == "converge"
-    ]:
+    keys = [key for key in m.waiters if _is_convergence(key)]
+    for key in keys:
         m.wake(key)
+
+
+def _is_convergence(key: object) -> bool:
+    if not isinstance(key, tuple):
+        return False
+    items = cast(tuple[object, ...], key)
+    return len(items) == 2 and items[0] == "converge"

@@ -75,11 +75,12 @@ def compile_call(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     returns: tuple[Operand, ...] = ()
     arguments: tuple[Operand, ...] = ()
     rest = list(ops)
-    if rest and isinstance(rest[0], Paren):
-        returns = rest.pop(0).elements  # pyright: ignore[reportAttributeAccessIssue]
+    if rest and isinstance(head := rest[0], Paren):
+        returns = head.elements
+        rest.pop(0)
     callee = rest.pop(0) if rest else None
-    if rest and isinstance(rest[0], Paren):
-        arguments = rest.pop(0).elements  # pyright: ignore[reportAttributeAccessIssue]
+    if rest and isinstance(head := rest[0], Paren):
+        arguments = head.elements
     if not isinstance(callee, Sym):
         raise Unsupported("indirect calls")
     function = m.program.functions.get(callee.name)
@@ -178,9 +179,11 @@ def compile_hint(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         from tileas_py.sim.ptx_types import ptx_type
 
         write = writer(m, inst, ops[0], ptx_type("b64"))
-        return lambda m, lanes: write(
-            m, lanes, np.zeros(lanes.shape[0], dtype=np.uint64)
-        )
+
+        def policy(m: Machine, lanes: Lanes) -> None:
+            write(m, lanes, np.zeros(len(lanes), dtype=np.uint64))
+
+        return policy
     return lambda m, lanes: None
 
 

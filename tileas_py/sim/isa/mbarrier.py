@@ -316,9 +316,9 @@ def phase_done(
     token: npt.NDArray[np.int64] | None,
 ) -> npt.NDArray[np.bool_]:
     if parity is not None:
-        return (barrier.phase & 1) != (parity & 1)
+        return np.not_equal(parity & 1, barrier.phase & 1)
     assert token is not None
-    return barrier.phase > token
+    return np.less(token, barrier.phase)
 
 
 def observe(

@@ -237,7 +237,10 @@ def compile_st(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
 
 # -- atomics --------------------------------------------------------------------------------------
 
-_INTEGER_OPS = {
+Values = npt.NDArray[Any]
+Combine = Callable[[Values, Values, Values], Values]
+
+_INTEGER_OPS: dict[str, Combine] = {
     "and": lambda old, b, c: old & b,
     "or": lambda old, b, c: old | b,
     "xor": lambda old, b, c: old ^ b,
@@ -333,9 +336,9 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
                 owners=piece.rows,
             )
             # Apply one thread per address at a time: repeated addresses in lane order.
-            remaining = np.arange(piece.rows.shape[0])
+            remaining: Lanes = np.arange(len(piece.rows), dtype=np.int64)
             while remaining.size:
-                _, first = np.unique(piece.offsets[remaining], return_index=True)
+                first: Lanes = np.unique(piece.offsets[remaining], return_index=True)[1]
                 now = remaining[np.sort(first)]
                 rows = piece.rows[now]
                 # Each thread sees what the threads before it at its address published.
@@ -369,7 +372,7 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
                 )
                 mem.scatter(piece.region, piece.offsets[now], data, size)
                 publish(m, [applied], lanes, release=release)
-                remaining = np.setdiff1d(remaining, now, assume_unique=True)
+                remaining = remaining[~np.isin(remaining, now)]
         for write, old in zip(writers, old_out, strict=False):
             write(m, lanes, old)
         # An atomic that left memory as it was (a failed cas, an `or` of 0) is a read, for
