@@ -541,6 +541,28 @@ def test_mapa_to_a_rank_outside_the_cluster_is_an_error() -> None:
     assert raised.value.line == line_of(source, "mapa")
 
 
+def test_dsmem_of_a_cta_that_has_exited_is_an_error() -> None:
+    # Rank 1 leaves without a final cluster barrier; rank 0 then writes into its shared
+    # memory, which no longer exists.
+    source = kernel(
+        """\
+  .shared .align 4 .b8 cell[4];
+  mov.u32 %r1, %cluster_ctarank;
+  setp.eq.u32 %p1, %r1, 1;
+  @%p1 exit;
+  mov.u32 %r2, cell;
+  mapa.shared::cluster.u32 %r3, %r2, 1;
+  st.shared::cluster.u32 [%r3], 5;
+""",
+    )
+    with pytest.raises(SimulationError) as raised:
+        run(source, [None], grid=2, block=32, cluster=2)
+    assert raised.value.line == line_of(source, "st.shared::cluster")
+    assert raised.value.message.startswith(
+        "access to the shared memory of CTA (1, 0, 0), whose threads have all exited"
+    )
+
+
 # -- out-of-bounds and misaligned accesses -----------------------------------------------------
 
 

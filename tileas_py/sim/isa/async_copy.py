@@ -26,7 +26,7 @@ import numpy.typing as npt
 from tileas_py.sim import memory as mem
 from tileas_py.sim.clocks import Clock
 from tileas_py.sim.isa import Unsupported, semantics
-from tileas_py.sim.isa.access import resolve, space_of
+from tileas_py.sim.isa.access import check_running, resolve, space_of
 from tileas_py.sim.isa.mbarrier import Key, complete_tx, locate
 from tileas_py.sim.isa.operands import (
     Address,
@@ -627,6 +627,7 @@ def _compile_bulk_copy(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
             targets = _targets(
                 m, lane, int(dst_ctas[0]), masks[i] if masks is not None else None
             )
+            check_running(m, inst, np.array(targets, dtype=np.int64), one)
             for cta in targets:
                 flat = np.array([cta * m.shared.size + int(dst_offsets[0])])
                 if int(dst_offsets[0]) + size > m.shared.size:
