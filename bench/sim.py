@@ -27,6 +27,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -63,12 +64,11 @@ def _gemm_sm90a() -> Workload:
 
 
 def _triton(name: str, kernel: str) -> Workload:
-    import run_triton  # pyright: ignore[reportMissingImports]
-    import triton_kernels  # pyright: ignore[reportMissingImports]
-
+    run_triton: Any = import_module("run_triton")
+    triton_kernels: Any = import_module("triton_kernels")
     manifest: dict[str, Any] = triton_kernels.load_manifest()[kernel]
-    path = triton_kernels.KERNELS_DIR / manifest["ptx"]
-    original = run_triton.launch
+    path = Path(triton_kernels.KERNELS_DIR) / str(manifest["ptx"])
+    original: Any = run_triton.launch
 
     def run(prepared: Prepared, track: bool) -> Report:
         def launch_prepared(
@@ -81,7 +81,10 @@ def _triton(name: str, kernel: str) -> Workload:
 
         run_triton.launch = launch_prepared
         try:
-            return run_triton.launch_kernel(kernel, 256, 256, 256, num_sms=2)[2]
+            result: tuple[Any, Any, Report] = run_triton.launch_kernel(
+                kernel, 256, 256, 256, num_sms=2
+            )
+            return result[2]
         finally:
             run_triton.launch = original
 
@@ -146,8 +149,24 @@ def _best(run: Callable[[], Report], repeat: int) -> tuple[float, Report]:
     return best, report
 
 
+def _row(workload: Workload, repeat: int) -> str:
+    start = time.perf_counter()
+    prepared = workload.prepare()
+    prepare_s = time.perf_counter() - start
+    checked, report = _best(lambda: workload.run(prepared, True), repeat)
+    bare, _ = _best(lambda: workload.run(prepared, False), repeat)
+    instructions = report.thread_instructions
+    return (
+        f"| {workload.name} | {prepare_s:.2f} | {checked:.2f} | {instructions} | "
+        f"{instructions / checked / 1e6:.2f} | {report.steps} | {bare:.2f} | "
+        f"{(checked - bare) / checked:.0%} |"
+    )
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        description="The simulator's speed on real kernels."
+    )
     parser.add_argument("names", nargs="*", default=list(WORKLOADS))
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument(
@@ -167,18 +186,7 @@ def main() -> None:
     )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name in args.names:
-        workload = WORKLOADS[name]()
-        start = time.perf_counter()
-        prepared = workload.prepare()
-        prepare_s = time.perf_counter() - start
-        checked, report = _best(lambda: workload.run(prepared, True), args.repeat)
-        bare, _ = _best(lambda: workload.run(prepared, False), args.repeat)
-        instructions = report.thread_instructions
-        print(
-            f"| {name} | {prepare_s:.2f} | {checked:.2f} | {instructions} | "
-            f"{instructions / checked / 1e6:.2f} | {report.steps} | {bare:.2f} | "
-            f"{(checked - bare) / checked:.0%} |"
-        )
+        print(_row(WORKLOADS[name](), args.repeat))
 
 
 if __name__ == "__main__":

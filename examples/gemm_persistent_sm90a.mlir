@@ -1,5 +1,10 @@
 // A Hopper (sm_90a) GEMM tile kernel at the tile level: C = A * B for 4096^3 f16 inputs
-// with an f32 accumulator, one 128x128 output tile per CTA, K in steps of 64.
+// with an f32 accumulator, one 128x128 output tile per program id, K in steps of 64.
+//
+// Dynamic persistent (`nv_tileas.dynamic_persistent`): the kernel is launched on 132 CTAs
+// (its `gemm_persistent_grid` constant) and gets the tile grid (32, 32, 1) as its last
+// three parameters; each CTA loops over every 132nd tile (docs/tileas-to-ptx.md,
+// "Launching a persistent kernel"). The pipelines and their mbarriers outlive the tiles.
 //
 // Warp specialised: a producer agent (one warp) and two consumer agents (one warpgroup
 // each, 64 rows of the tile). Per K step the producer acquires an empty slot of three

@@ -104,7 +104,11 @@ def test_persistent_example_loops_over_program_ids(tmp_path: Path) -> None:
     )
     assert "nv_tileaa.is_valid_program_id" in tiles
     assert "nv_tileas.cancel_next_program_id" in tiles
+    assert "nv_tileas.persistent_grid = array<i32: 132, 1, 1>" in tiles
     ptx = lowered(
         "gemm_persistent_sm90a.mlir", tmp_path, "-p", "tileas-to-ptx", "-t", "ptx"
     )
     assert "%nctaid.x" in ptx
+    # The launch grid, for the launcher; the tile grid comes in the last parameters.
+    assert ".visible .const .align 4 .b32 gemm_persistent_grid[3] = {132, 1, 1};" in ptx
+    assert [f"gemm_param_{i}" in ptx for i in range(3, 6)] == [True] * 3

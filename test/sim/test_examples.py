@@ -52,7 +52,6 @@ def _exact(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     ("example", "grid", "cluster"),
     [
         ("gemm_sm90a.mlir", (2, 2), None),
-        ("gemm_persistent_sm90a.mlir", (2, 2), None),
         ("gemm_cluster_sm90a.mlir", (2, 2), (2, 1, 1)),
     ],
 )
@@ -68,6 +67,28 @@ def test_gemm_example_runs_exactly(
     assert np.array_equal(c, _exact(a, b))
     assert report.wgmma == grid[0] * grid[1] * 2 * 4 * (SMALL // 64)
     assert report.gmma_messages == []
+
+
+@pytest.mark.parametrize("num_sms", [2, 3])
+def test_persistent_example_runs_every_tile_once(num_sms: int) -> None:
+    """The persistent example at 256^3 on fewer CTAs than its 2x2 tiles: lowered for a
+    launch grid of `num_sms` CTAs, it is given the tile-level arguments and the tile grid,
+    and `launch` launches the grid the kernel chose, passing the tile grid, as its launcher
+    would; each CTA strides over the tiles. C starts as NaN, so a tile never computed would
+    show, and the wgmma count says each was computed once."""
+    module = api.parse_mlir(small_form("gemm_persistent_sm90a.mlir"), "gemm_persistent")
+    api.run_pipeline(module, f"tileas-to-ptx{{num-sms={num_sms} stop-after=tileas}}")
+    a, b, _ = _operands()
+    c = np.full((SMALL, SMALL), np.nan, dtype=np.float32)
+    report = launch(module, "gemm", (2, 2), 384, [a, b, c])
+    assert report.hazards == []
+    assert np.array_equal(c, _exact(a, b))
+    # Each tile: 2 consumer warpgroups x 4 K steps x 4 m64n128k16.
+    assert report.wgmma == 4 * 2 * 4 * 4
+    assert (
+        f".visible .const .align 4 .b32 gemm_persistent_grid[3] = {{{num_sms}, 1, 1}};"
+        in report.ptx
+    )
 
 
 def test_nvvm_example_runs_exactly() -> None:

@@ -177,6 +177,19 @@ def run_prepared(
     program = prepared.program
     function = program.kernel(kernel)
     record = prepared.records.get(kernel)
+    if (
+        record is not None
+        and record.persistent_grid is not None
+        and len(args) == len(function.params) - 3
+    ):
+        # A persistent tile kernel, given the tile-level arguments and grid: launch the
+        # grid it chose and pass the tile grid, as its launcher does (docs/tileas-to-ptx.md).
+        try:
+            tile_grid = dim3(grid, "grid")
+        except ValueError as bad:
+            raise SimulationError(str(bad), file=program.file) from None
+        args = [*args, *tile_grid]
+        grid = record.persistent_grid
     geometry = _geometry(program, function, grid, block, cluster)
     if dynamic_shared is None:
         dynamic_shared = record.dynamic_shared if record is not None else 0

@@ -23,6 +23,7 @@ import numpy as np
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    DenseArrayBase,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -63,6 +64,9 @@ class KernelRecord:
         default_factory=list["TiledViewRecord | None"]
     )
     dynamic_shared: int = 0
+    persistent_grid: tuple[int, int, int] | None = None
+    """For a kernel `tileas-dynamic-persistent` made persistent: the launch grid it chose
+    (its last three parameters are then the tile grid)."""
 
 
 @dataclass
@@ -96,6 +100,7 @@ def _numpy_dtype(element: Attribute) -> Any:
 def _tiled_view_records(module: ModuleOp) -> dict[str, KernelRecord]:
     """The tensor maps of every tile kernel, from the tile IR after the tileas passes."""
     from tileas_py.dialects.nv_tileas.attrs import (
+        PERSISTENT_GRID,
         SharedEncodingAttr,
         TiledViewType,
         encoding_of,
@@ -116,6 +121,10 @@ def _tiled_view_records(module: ModuleOp) -> dict[str, KernelRecord]:
         if not any(isinstance(a.type, TiledViewType) for a in arguments):
             continue
         record = KernelRecord()
+        grid = op.attributes.get(PERSISTENT_GRID)
+        if isinstance(grid, DenseArrayBase):
+            x, y, z = (int(v) for v in grid.get_values())  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+            record.persistent_grid = (x, y, z)
         for argument in arguments:
             view = argument.type
             if not isinstance(view, TiledViewType):
@@ -172,18 +181,17 @@ def lower_mlir(module: ModuleOp) -> Lowered:
     launch needs; the module is changed in place."""
     from tileas_py import api
     from tileas_py.diagnostics import collect_diagnostics
-    from tileas_py.passes import get_all_passes
     from tileas_py.pipelines import TileasToPtxPipeline
 
     ctx = api.make_context()
-    passes = get_all_passes()
+    pipeline = TileasToPtxPipeline()
     kernels: dict[str, KernelRecord] = {}
-    stages = TileasToPtxPipeline().stage_names(module)
+    stages = pipeline.stage_names(module)
     with collect_diagnostics() as found:
         for name in stages:
             if name == "convert-tileas-to-nvvm":
                 kernels = _tiled_view_records(module)
-            passes[name]()().apply(ctx, module)
+            pipeline.stage(name).apply(ctx, module)
             module.verify()
             if name == "convert-tileas-to-nvvm":
                 _dynamic_shared(module, kernels)

@@ -398,7 +398,7 @@ class Machine:
         shadow = region.shadow
         if shadow is None or actor is None:
             return
-        rows = np.arange(offsets.shape[0]) if owners is None else owners
+        rows = np.arange(offsets.shape[0], dtype=np.int64) if owners is None else owners
         bytes_ = mem.byte_indices(offsets, size)
         owner = np.repeat(rows, size)
         conflicts = shadow.access(bytes_, owner, actor, mode)

@@ -18,7 +18,7 @@ covered each write, and an async read checks that this fence happened before it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -88,7 +88,7 @@ class Shadow:
             known[inside] = view[components[inside]]
             return known
         assert actor.rows is not None
-        return self.clocks.matrix[actor.rows[owner], components]
+        return self.clocks.matrix[actor.rows[owner], components].astype(np.int64)
 
     def _check_writes(
         self, bytes_: Ints, owner: Ints, actor: Actor, kind: str, out: list[Conflict]
@@ -215,6 +215,11 @@ def _collect(  # noqa: PLR0917 (the rows and epochs of a conflict)
         )
 
 
+def _same_row(row: int, count: int) -> Ints:
+    """`count` accesses all made by actor row `row`."""
+    return cast(Ints, np.full(count, row, dtype=np.int64))
+
+
 class _EpochSet:
     """Per byte: the accesses of one kind (reads, or atomics) not ordered before each
     other. One epoch per byte in the common case; otherwise a set of concurrent epochs,
@@ -282,10 +287,10 @@ class _EpochSet:
             return
         pairs = ids[multi].astype(np.int64) * (1 << 32) + owner[multi]
         unique, first = np.unique(pairs, return_index=True)
-        for pair, at in zip(unique.tolist(), first.tolist(), strict=True):
-            state, row = divmod(pair, 1 << 32)
+        for pair, at in zip(unique, first, strict=True):
+            state, row = divmod(int(pair), 1 << 32)
             comps, clocks, pcs = self.table[state]
-            known = shadow.known(actor, np.full(comps.shape[0], row), comps)
+            known = shadow.known(actor, _same_row(row, comps.shape[0]), comps)
             bad = np.flatnonzero(clocks > known)
             if bad.size:
                 i = int(bad[0])
@@ -296,7 +301,7 @@ class _EpochSet:
                         int(clocks[i]),
                         int(pcs[i]),
                         row,
-                        int(bytes_[multi[at]]),
+                        int(bytes_[multi[int(at)]]),
                     )
                 )
 
@@ -339,8 +344,8 @@ class _EpochSet:
         if comps.size:
             known = np.stack(
                 [
-                    shadow.known(actor, np.full(comps.shape[0], r), comps)
-                    for r in rows.tolist()
+                    shadow.known(actor, _same_row(int(r), comps.shape[0]), comps)
+                    for r in rows
                 ]
             )
             keep = ~(clocks[None, :] <= known).any(axis=0)

@@ -41,6 +41,14 @@ from tileas_py.dialects.utils import verified
 NUM_WARPS = "nv_tileas.num_warps"
 """The discardable attribute giving the number of warps an op, agent or function runs on."""
 
+DYNAMIC_PERSISTENT = "nv_tileas.dynamic_persistent"
+"""The unit attribute marking a kernel that `tileas-to-ptx` makes dynamic persistent."""
+
+PERSISTENT_GRID = "nv_tileas.persistent_grid"
+"""On a dynamic persistent kernel (and its `llvm.func`): the launch grid it is built
+for, `array<i32: x, y, z>`; the kernel takes the tile grid as its last three i32
+parameters (`tileas-dynamic-persistent`)."""
+
 SWIZZLE_BYTES = (0, 32, 64, 128)
 
 
@@ -149,6 +157,15 @@ class CTALayoutAttr(ParametrizedAttribute):
         split.insert(axis, 1)
         order = [d + 1 if d >= axis else d for d in ints(self.order)] + [axis]
         return CTALayoutAttr(ctas, split, order)
+
+    def fit(self, shape: Sequence[int]) -> CTALayoutAttr:
+        """The layout for a tile of `shape`: a dimension is split into at most as many
+        pieces as divide its size (a size-1, broadcast, dimension is replicated)."""
+        split = ints(self.split)
+        fitted = [math.gcd(s, size) for s, size in zip(split, shape, strict=True)]
+        if tuple(fitted) == split:
+            return self
+        return CTALayoutAttr(ints(self.ctas_per_cluster), fitted, ints(self.order))
 
     def squeeze(self, axis: int) -> CTALayoutAttr | None:
         """The layout with unit dimension `axis` removed; None if CTAs are spread on it."""

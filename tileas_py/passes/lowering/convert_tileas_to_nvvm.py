@@ -15,7 +15,10 @@ https://mlir.llvm.org/docs/DialectConversion/). In order:
 1. the target: the module's `#nvvm.target` if it has one, else the chip of its
    `nv_tileaa.target_spec` (sm 90 and later: the arch-conditional `sm_90a`, `sm_100a`,
    ...), else the `chip` option; the module gets `nvvm.target` with that chip;
-2. shared memory is planned per kernel (`kernel.plan_shared_memory`);
+2. per kernel, each tile split across the CTAs of the cluster becomes the piece its CTA
+   holds, tiled accesses offset by the cluster rank (`cta.split_into_pieces`; what
+   would move data between CTAs is reported), then shared memory is planned
+   (`kernel.plan_shared_memory`);
 3. the patterns run to a fixed point;
 4. an op still holding tile values is reported, once, at its location:
    `'nv_tileas.xxx' is not supported by convert-tileas-to-nvvm`;
@@ -67,10 +70,14 @@ from tileas_py.dialects.nvvm.target import TARGET_ATTR_NAME, NVVMTargetAttr
 from tileas_py.hw.arch import Arch
 from tileas_py.passes.lowering import tileas_to_nvvm
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import is_tile_type
+from tileas_py.passes.lowering.tileas_to_nvvm.cta import split_into_pieces
 from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
     declare_shared_buffer,
     holds_tiles,
     plan_shared_memory,
+)
+from tileas_py.passes.lowering.tileas_to_nvvm.persistent import (
+    declare_persistent_grid,
 )
 
 PASS_NAME = "convert-tileas-to-nvvm"
@@ -164,9 +171,11 @@ class ConvertTileasToNvvmPass(ModulePass):
             if isinstance(function, tile_ops.KernelOp | nv_tileaa.FuncOp) or (
                 isinstance(function, func.FuncOp) and holds_tiles(function)
             ):
+                split_into_pieces(function)
                 size = plan_shared_memory(function, shared)
                 if size:
                     declare_shared_buffer(function, size)
+                declare_persistent_grid(function)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(list(patterns), dce_enabled=False),
             apply_recursively=True,

@@ -1,39 +1,33 @@
 """Arithmetic, logic, comparison, selection, moves and conversions.
 
-Integer results wrap as PTX's do (numpy's fixed-width arithmetic); float results are rounded
-once in the instruction's mode (`tileas_py.sim.numerics`); `.approx` functions are computed
-in f64 and rounded to the destination, which is within the ISA's stated error. Division by
-zero gives PTX's "unspecified" value without stopping the run: all ones for unsigned and
--1 for signed division, the dividend for `rem`.
+Integer results wrap as PTX's do (fixed-width numpy arithmetic); the carry chains keep a
+per-thread CC.CF in the machine's state. Float results are rounded once in the
+instruction's mode by `tileas_py.sim.numerics`, with `.ftz`, `.sat`, `.relu` and
+`.satfinite` as the ISA defines them; `.approx` functions are evaluated in f64 and rounded to the destination, well within
+the ISA's stated error. Division by zero gives PTX's "unspecified" value without stopping
+the run: all ones for `div`, the dividend for `rem`.
 PTX ISA, "Integer Arithmetic Instructions" and the float, comparison, logic and conversion
 sections that follow it: https://docs.nvidia.com/cuda/parallel-thread-execution/#integer-arithmetic-instructions
+docs/simulator-numerics.md says what is exact, what is within error and what is unsupported.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from functools import reduce
+from typing import TYPE_CHECKING, Any, cast
 
-import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
 from tileas_py.sim import numerics as fp
 from tileas_py.sim.isa import Unsupported, semantics
-from tileas_py.sim.isa.operands import (
-    Operand,
-    Pair,
-    Vector,
-    reader,
-    writer,
-)
+from tileas_py.sim.isa.operands import Operand, Pair, Vector, reader, writer
 from tileas_py.sim.program import Action, Instruction
 from tileas_py.sim.ptx_types import (
     SIGNED,
     UNSIGNED,
     PtxType,
-    from_bits,
     is_type_name,
     ptx_type,
     to_bits,
@@ -44,9 +38,14 @@ if TYPE_CHECKING:
 
 Lanes = npt.NDArray[np.int64]
 Values = npt.NDArray[Any]
-Fn = Callable[..., Values]
+Unary = Callable[[Values], Values]
+Binary = Callable[[Values, Values], Values]
+Ternary = Callable[[Values, Values, Values], Values]
+Quaternary = Callable[[Values, Values, Values, Values], Values]
+Fn = Unary | Binary | Ternary | Quaternary
 
 U32 = ptx_type("u32")
+B32 = ptx_type("b32")
 PRED = ptx_type("pred")
 
 
@@ -57,7 +56,7 @@ def _types(inst: Instruction) -> list[PtxType]:
 def _type(inst: Instruction) -> PtxType:
     types = _types(inst)
     if not types:
-        raise Unsupported("no operand type")
+        raise Unsupported(f"the type .{inst.parts[-1]}")
     return types[-1]
 
 
@@ -65,7 +64,7 @@ def _modifiers(inst: Instruction) -> set[str]:
     return set(inst.parts[1:])
 
 
-def _rounding(inst: Instruction, default: str = "rn") -> str:
+def _rounding(inst: Instruction, default: str | None = "rn") -> str | None:
     for part in inst.parts[1:]:
         if part in fp.ROUNDING or part in fp.INTEGER_ROUNDING:
             return part
@@ -76,28 +75,33 @@ def _compute(
     m: Machine,
     inst: Instruction,
     ops: list[Operand],
-    source_types: list[PtxType],
-    dest_type: PtxType,
     fn: Fn,
+    *,
+    sources: list[PtxType],
+    dest: PtxType,
 ) -> Action:
-    """d = fn(a, b, ...): read the sources as their types, write d as `dest_type`."""
-    if len(ops) != len(source_types) + 1:
-        raise Unsupported(f"expected {len(source_types) + 1} operands, got {len(ops)}")
-    readers = [
-        reader(m, inst, op, ty) for op, ty in zip(ops[1:], source_types, strict=True)
-    ]
-    write = writer(m, inst, ops[0], dest_type)
+    """d = fn(a, b, ...): read the operands as `sources`, write d as `dest`."""
+    if len(ops) != len(sources) + 1:
+        raise Unsupported(f"expected {len(sources) + 1} operands, got {len(ops)}")
+    readers = [reader(m, inst, op, ty) for op, ty in zip(ops[1:], sources, strict=True)]
+    write = writer(m, inst, ops[0], dest)
+    call = cast(Callable[..., Values], fn)
     if len(readers) == 1:
         (ra,) = readers
-        return lambda m, lanes: write(m, lanes, fn(ra(m, lanes)))
+        return lambda m, lanes: write(m, lanes, call(ra(m, lanes)))
     if len(readers) == 2:
         ra, rb = readers
-        return lambda m, lanes: write(m, lanes, fn(ra(m, lanes), rb(m, lanes)))
+        return lambda m, lanes: write(m, lanes, call(ra(m, lanes), rb(m, lanes)))
 
     def run(m: Machine, lanes: Lanes) -> None:
-        write(m, lanes, fn(*(r(m, lanes) for r in readers)))
+        write(m, lanes, call(*(r(m, lanes) for r in readers)))
 
     return run
+
+
+def _unsigned(values: Values) -> Values:
+    """The same bits as an unsigned array."""
+    return values.view(UNSIGNED[values.dtype.itemsize * 8])
 
 
 # -- moves ----------------------------------------------------------------------------------
@@ -111,7 +115,7 @@ def compile_mov(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         return _unpack(m, inst, dest, source, ty)
     if isinstance(source, Vector):
         return _pack(m, inst, dest, source, ty)
-    return _compute(m, inst, ops, [ty], ty, lambda a: a)
+    return _compute(m, inst, ops, lambda a: a, sources=[ty], dest=ty)
 
 
 def _pack(
@@ -185,7 +189,7 @@ def _mul_parts(a: Values, b: Values, ty: PtxType) -> tuple[Values, Values]:
     return low, high
 
 
-def _integer_mul(inst: Instruction, ty: PtxType) -> tuple[PtxType, Fn]:
+def _integer_mul(inst: Instruction, ty: PtxType) -> tuple[PtxType, Binary]:
     mods = _modifiers(inst)
     if "wide" in mods:
         wide = _wide(ty)
@@ -206,7 +210,7 @@ def compile_add(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     if ty.is_float:
         return _float_op(m, inst, ops, ty, "sub" if subtract else "add")
     if "cc" in inst.parts:
-        raise Unsupported("carry (.cc) is not modelled")
+        return _with_carry(m, inst, ops, ty, subtract=subtract, multiply=False)
     if "sat" in inst.parts:
         fn: Fn = (
             (lambda a, b: _saturate_s32(a.astype(np.int64) - b))
@@ -217,7 +221,7 @@ def compile_add(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         fn = lambda a, b: a - b  # noqa: E731
     else:
         fn = lambda a, b: a + b  # noqa: E731
-    return _compute(m, inst, ops, [ty, ty], ty, fn)
+    return _compute(m, inst, ops, fn, sources=[ty, ty], dest=ty)
 
 
 @semantics("mul", klass="alu")
@@ -226,7 +230,7 @@ def compile_mul(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     if ty.is_float:
         return _float_op(m, inst, ops, ty, "mul")
     dest, fn = _integer_mul(inst, ty)
-    return _compute(m, inst, ops, [ty, ty], dest, fn)
+    return _compute(m, inst, ops, fn, sources=[ty, ty], dest=dest)
 
 
 @semantics("mad", klass="alu")
@@ -235,20 +239,82 @@ def compile_mad(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     if ty.is_float:
         return _float_op(m, inst, ops, ty, "fma")
     if "cc" in inst.parts:
-        raise Unsupported("carry (.cc) is not modelled")
+        return _with_carry(m, inst, ops, ty, subtract=False, multiply=True)
     dest, mul = _integer_mul(inst, ty)
     if "sat" in inst.parts:
         return _compute(
             m,
             inst,
             ops,
-            [ty, ty, dest],
-            dest,
             lambda a, b, c: _saturate_s32(
                 (_mul_parts(a, b, ty)[1].view(np.int32).astype(np.int64)) + c
             ),
+            sources=[ty, ty, dest],
+            dest=dest,
         )
-    return _compute(m, inst, ops, [ty, ty, dest], dest, lambda a, b, c: mul(a, b) + c)
+    return _compute(
+        m, inst, ops, lambda a, b, c: mul(a, b) + c, sources=[ty, ty, dest], dest=dest
+    )
+
+
+@semantics("addc", "subc", "madc", klass="alu")
+def compile_with_carry_in(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    ty = _type(inst)
+    return _with_carry(
+        m, inst, ops, ty, subtract=inst.root == "subc", multiply=inst.root == "madc"
+    )
+
+
+def _carry_flags(m: Machine) -> Values:
+    """Each thread's condition-code carry flag (CC.CF), kept with the machine's state."""
+    flags = m.state.get("carry")
+    if flags is None:
+        flags = m.state["carry"] = np.zeros(m.pc.shape[0], dtype=bool)
+    return flags
+
+
+def _with_carry(
+    m: Machine,
+    inst: Instruction,
+    ops: list[Operand],
+    ty: PtxType,
+    *,
+    subtract: bool,
+    multiply: bool,
+) -> Action:
+    """add.cc / addc / sub.cc / subc / mad.cc / madc: the extended-precision chain. The
+    c-suffixed forms take CC.CF in (a borrow for subtraction), the .cc forms write it."""
+    if ty.bits not in (32, 64):
+        raise Unsupported(f"carry arithmetic on .{ty.name}")
+    carry_in = inst.root in ("addc", "subc", "madc")
+    carry_out = "cc" in inst.parts
+    unsigned = UNSIGNED[ty.bits]
+    high = "hi" in inst.parts
+    sources = [ty, ty, ty] if multiply else [ty, ty]
+    readers = [reader(m, inst, op, t) for op, t in zip(ops[1:], sources, strict=True)]
+    write = writer(m, inst, ops[0], ty)
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        flags = _carry_flags(m)
+        args = [_unsigned(r(m, lanes)) for r in readers]
+        if multiply:
+            low_part, high_part = _mul_parts(args[0], args[1], ty)
+            first, second = (high_part if high else low_part), args[2]
+        else:
+            first, second = args
+        incoming = flags[lanes].astype(unsigned) if carry_in else unsigned(0)
+        if subtract:
+            result = first - second - incoming
+            flag = (first < second) | ((first == second) & (incoming == 1))
+        else:
+            partial = first + second
+            result = partial + incoming
+            flag = (partial < first) | (result < partial)
+        write(m, lanes, result.astype(unsigned).view(ty.dtype))
+        if carry_out:
+            flags[lanes] = flag
+
+    return run
 
 
 @semantics("mul24", "mad24", klass="alu")
@@ -268,8 +334,10 @@ def compile_mul24(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         return full.astype(np.uint64).astype(np.uint32).view(ty.dtype)
 
     if inst.root == "mul24":
-        return _compute(m, inst, ops, [ty, ty], ty, product)
-    return _compute(m, inst, ops, [ty, ty, ty], ty, lambda a, b, c: product(a, b) + c)
+        return _compute(m, inst, ops, product, sources=[ty, ty], dest=ty)
+    return _compute(
+        m, inst, ops, lambda a, b, c: product(a, b) + c, sources=[ty, ty, ty], dest=ty
+    )
 
 
 @semantics("div", "rem", klass="alu")
@@ -280,362 +348,76 @@ def compile_div(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
             raise Unsupported("rem on floats")
         return _float_op(m, inst, ops, ty, "div")
     remainder = inst.root == "rem"
-    unsigned = UNSIGNED[ty.bits]
 
     def divide(a: Values, b: Values) -> Values:
-        zero = b == 0
-        if ty.is_signed:
-            wide = a.astype(object) if ty.bits == 64 else a.astype(np.int64)
-            divisor = np.where(zero, 1, b).astype(wide.dtype)
-            quotient = (
-                np.array(
-                    [
-                        _trunc_div(int(x), int(y))
-                        for x, y in zip(wide.tolist(), divisor.tolist(), strict=True)
-                    ],
-                    dtype=object,
-                )
-                if ty.bits == 64
-                else (np.abs(wide) // np.abs(divisor))
-                * np.sign(wide)
-                * np.sign(divisor)
-            )
-            result = wide - quotient * divisor if remainder else quotient
-            bits = np.array(
-                [int(v) & ((1 << ty.bits) - 1) for v in np.ravel(result)],
-                dtype=np.uint64,
-            )
-            out = bits.astype(unsigned).view(ty.dtype).reshape(a.shape)
-        else:
-            ua, ub = a.view(unsigned), np.where(zero, 1, b).astype(unsigned)
-            out = (
-                ((ua % ub) if remainder else (ua // ub)).astype(unsigned).view(ty.dtype)
-            )
-        fallback = (
-            a
-            if remainder
-            else np.full(a.shape, (1 << ty.bits) - 1, dtype=np.uint64)
-            .astype(unsigned)
-            .view(ty.dtype)
-        )
-        return np.where(zero, fallback, out).astype(ty.dtype)
+        quotient, rest = _truncating_divide(a, b, ty.is_signed)
+        # Division by zero: PTX leaves the result unspecified.
+        if remainder:
+            return np.where(b == 0, a, rest.view(ty.dtype))
+        all_ones = np.array(-1).astype(UNSIGNED[ty.bits]).view(ty.dtype)
+        return np.where(b == 0, all_ones, quotient.view(ty.dtype))
 
-    return _compute(m, inst, ops, [ty, ty], ty, divide)
+    return _compute(m, inst, ops, divide, sources=[ty, ty], dest=ty)
 
 
-def _trunc_div(x: int, y: int) -> int:
-    q = abs(x) // abs(y)
-    return q if (x >= 0) == (y >= 0) else -q
+def _truncating_divide(a: Values, b: Values, signed: bool) -> tuple[Values, Values]:
+    """Quotient rounded toward zero and remainder with the dividend's sign, as unsigned
+    bits: magnitudes divide exactly in the unsigned type (|MIN| included)."""
+    ua, ub = _unsigned(a), _unsigned(b)
+    zero = ub.dtype.type(0)
+    if signed:
+        ua = np.where(a < 0, zero - ua, ua)
+        ub = np.where(b < 0, zero - ub, ub)
+    ub = np.where(ub == 0, ub.dtype.type(1), ub)
+    quotient, rest = ua // ub, ua % ub
+    if signed:
+        quotient = np.where((a < 0) != (b < 0), zero - quotient, quotient)
+        rest = np.where(a < 0, zero - rest, rest)
+    return quotient, rest
 
 
 @semantics("abs", "neg", klass="alu")
 def compile_abs(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     ty = _type(inst)
     if ty.is_float:
-        bits = ptx_type(f"b{ty.element.bits}")
-        sign = UNSIGNED[ty.element.bits](1 << (ty.element.bits - 1))
-        ftz = "ftz" in inst.parts
-
-        def sign_op(a: Values) -> Values:
-            raw = a.view(bits.dtype)
-            out = (raw & ~sign) if inst.root == "abs" else (raw ^ sign)
-            result = out.view(a.dtype)
-            return fp.flush_subnormal(result) if ftz else result
-
-        return _compute(m, inst, ops, [ty], ty, sign_op)
+        return _float_sign_op(m, inst, ops, ty)
     if inst.root == "abs":
-        return _compute(m, inst, ops, [ty], ty, lambda a: np.abs(a).astype(ty.dtype))
-    return _compute(m, inst, ops, [ty], ty, lambda a: (-a).astype(ty.dtype))
+        return _compute(
+            m, inst, ops, lambda a: np.abs(a).astype(ty.dtype), sources=[ty], dest=ty
+        )
+    return _compute(
+        m, inst, ops, lambda a: (-a).astype(ty.dtype), sources=[ty], dest=ty
+    )
 
 
 @semantics("min", "max", klass="alu")
 def compile_minmax(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     ty = _type(inst)
-    is_max = inst.root == "max"
     if ty.is_float:
-        propagate = "NaN" in inst.parts
-        relu = "relu" in inst.parts
-
-        def fminmax(*args: Values) -> Values:
-            a = args[0]
-            for b in args[1:]:
-                a = _float_minmax(a, b, is_max, propagate)
-            if relu:
-                a = np.where(a < 0, np.zeros_like(a), a)
-            return a.astype(a.dtype)
-
-        return _compute(m, inst, ops, [ty] * (len(ops) - 1), ty, fminmax)
-    fn = np.maximum if is_max else np.minimum
+        return _float_minmax(m, inst, ops, ty)
+    fn = np.maximum if inst.root == "max" else np.minimum
     relu = "relu" in inst.parts
 
-    def iminmax(*args: Values) -> Values:
-        out = args[0]
-        for b in args[1:]:
-            out = fn(out, b)
+    def minmax(*args: Values) -> Values:
+        out = reduce(fn, args)
         if relu:
             out = np.maximum(out, 0)
         return out.astype(ty.dtype)
 
-    return _compute(m, inst, ops, [ty] * (len(ops) - 1), ty, iminmax)
-
-
-def _float_minmax(a: Values, b: Values, is_max: bool, propagate: bool) -> Values:
-    with np.errstate(invalid="ignore"):
-        af, bf = a.astype(np.float64), b.astype(np.float64)
-        pick_b = (bf > af) if is_max else (bf < af)
-        # -0.0 < +0.0 for min/max.
-        zeros = (af == 0) & (bf == 0)
-        b_negative = np.signbit(bf)
-        a_negative = np.signbit(af)
-        pick_b = np.where(
-            zeros,
-            (a_negative & ~b_negative) if is_max else (b_negative & ~a_negative),
-            pick_b,
-        )
-        out = np.where(pick_b, b, a)
-        a_nan, b_nan = np.isnan(af), np.isnan(bf)
-        if propagate:
-            nan = np.array(np.nan, dtype=a.dtype)
-            return np.where(a_nan | b_nan, nan, out).astype(a.dtype)
-        out = np.where(a_nan, b, out)
-        return np.where(b_nan & ~a_nan, a, out).astype(a.dtype)
-
-
-def _unsigned(ty: PtxType) -> Any:
-    return UNSIGNED[ty.bits]
-
-
-@semantics("and", "or", "xor", "not", "cnot", klass="alu")
-def compile_logic(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
-    ty = _type(inst)
-    if ty.kind == "pred":
-        fns: dict[str, Fn] = {
-            "and": lambda a, b: a & b,
-            "or": lambda a, b: a | b,
-            "xor": lambda a, b: a ^ b,
-            "not": lambda a: ~a,
-        }
-        arity = 1 if inst.root == "not" else 2
-        return _compute(m, inst, ops, [PRED] * arity, PRED, fns[inst.root])
-    bits = ptx_type(f"b{ty.bits}")
-    if inst.root == "not":
-        return _compute(m, inst, ops, [bits], bits, lambda a: ~a)
-    if inst.root == "cnot":
-        return _compute(
-            m, inst, ops, [bits], bits, lambda a: (a == 0).astype(bits.dtype)
-        )
-    fn = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[inst.root]
-    return _compute(m, inst, ops, [bits, bits], bits, fn)
-
-
-@semantics("lop3", klass="alu")
-def compile_lop3(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
-    ty = ptx_type("b32")
-    if len(ops) == 5:
-        raise Unsupported("lop3 with a predicate output")
-
-    def lut(a: Values, b: Values, c: Values, table: Values) -> Values:
-        out = np.zeros_like(a)
-        table = table.astype(np.uint32)
-        for index in range(8):
-            ta = a if index & 4 else ~a
-            tb = b if index & 2 else ~b
-            tc = c if index & 1 else ~c
-            selected = ((table >> np.uint32(index)) & 1).astype(bool)
-            out |= np.where(selected, ta & tb & tc, 0).astype(a.dtype)
-        return out
-
-    return _compute(m, inst, ops, [ty, ty, ty, U32], ty, lut)
-
-
-@semantics("shl", "shr", klass="alu")
-def compile_shift(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
-    ty = _type(inst)
-    width = ty.bits
-    left = inst.root == "shl"
-
-    def shift(a: Values, n: Values) -> Values:
-        amount = np.minimum(n.astype(np.uint64), width).astype(np.int64)
-        if left:
-            wide = a.view(UNSIGNED[width]).astype(np.uint64)
-            out = np.where(amount >= width, 0, wide << amount.astype(np.uint64))
-            return out.astype(UNSIGNED[width]).view(a.dtype)
-        if ty.is_signed:
-            wide = a.astype(np.int64)
-            out = wide >> np.minimum(amount, 63)
-            out = np.where(amount >= width, np.where(wide < 0, -1, 0), out)
-            return out.astype(a.dtype)
-        wide = a.view(UNSIGNED[width]).astype(np.uint64)
-        out = np.where(amount >= width, 0, wide >> amount.astype(np.uint64))
-        return out.astype(UNSIGNED[width]).view(a.dtype)
-
-    return _compute(m, inst, ops, [ty, U32], ty, shift)
-
-
-@semantics("shf", klass="alu")
-def compile_shf(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
-    ty = ptx_type("b32")
-    left = "l" in inst.parts
-    clamp = "clamp" in inst.parts
-
-    def funnel(a: Values, b: Values, c: Values) -> Values:
-        n = np.minimum(c, 32) if clamp else (c & 31)
-        joined = (b.astype(np.uint64) << np.uint64(32)) | a.astype(np.uint64)
-        n64 = n.astype(np.uint64)
-        if left:
-            return ((joined << n64) >> np.uint64(32)).astype(np.uint32)
-        return (joined >> n64).astype(np.uint32)
-
-    return _compute(m, inst, ops, [ty, ty, U32], ty, funnel)
-
-
-@semantics("popc", "clz", "brev", "bfind", klass="alu")
-def compile_bits(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
-    ty = _type(inst)
-    width = ty.bits
-    raw = ptx_type(f"b{width}")
-
-    def popc(a: Values) -> Values:
-        return np.array(
-            [bin(int(x)).count("1") for x in a.view(raw.dtype).tolist()],
-            dtype=np.uint32,
-        )
-
-    def clz(a: Values) -> Values:
-        return np.array(
-            [width - int(x).bit_length() for x in a.view(raw.dtype).tolist()],
-            dtype=np.uint32,
-        )
-
-    def brev(a: Values) -> Values:
-        out = [int(f"{int(x):0{width}b}"[::-1], 2) for x in a.view(raw.dtype).tolist()]
-        return np.array(out, dtype=raw.dtype)
-
-    def bfind(a: Values) -> Values:
-        out: list[int] = []
-        shiftamt = "shiftamt" in inst.parts
-        for x in a.tolist():
-            v = int(x)
-            if ty.is_signed and v < 0:
-                v = ~v
-            if v == 0:
-                out.append(0xFFFFFFFF)
-                continue
-            msb = v.bit_length() - 1
-            out.append(width - 1 - msb if shiftamt else msb)
-        return np.array(out, dtype=np.uint32)
-
-    if inst.root == "brev":
-        return _compute(m, inst, ops, [raw], raw, brev)
-    fn = {"popc": popc, "clz": clz, "bfind": bfind}[inst.root]
-    return _compute(m, inst, ops, [ty], U32, fn)
-
-
-@semantics("bfe", klass="alu")
-def compile_bfe(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
-    ty = _type(inst)
-    width = ty.bits
-
-    def extract(a: Values, pos: Values, length: Values) -> Values:
-        out: list[int] = []
-        for x, p, n in zip(a.tolist(), pos.tolist(), length.tolist(), strict=True):
-            p, n = int(p) & 0xFF, int(n) & 0xFF
-            value = int(x) & ((1 << width) - 1)
-            if n == 0:
-                out.append(0)
-                continue
-            field = (value >> min(p, width)) & ((1 << n) - 1) if p < width else 0
-            if ty.is_signed:
-                sign_pos = min(p + n - 1, width - 1)
-                sign = (value >> sign_pos) & 1
-                if n < width and sign:
-                    field |= ((1 << width) - 1) & ~((1 << min(n, width)) - 1)
-                if p >= width:
-                    field = ((1 << width) - 1) if (value >> (width - 1)) & 1 else 0
-            out.append(field & ((1 << width) - 1))
-        return np.array(out, dtype=UNSIGNED[width]).view(ty.dtype)
-
-    return _compute(m, inst, ops, [ty, U32, U32], ty, extract)
-
-
-@semantics("bfi", klass="alu")
-def compile_bfi(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
-    ty = _type(inst)
-    width = ty.bits
-
-    def insert(f: Values, b: Values, pos: Values, length: Values) -> Values:
-        out: list[int] = []
-        for fv, bv, p, n in zip(
-            f.tolist(), b.tolist(), pos.tolist(), length.tolist(), strict=True
-        ):
-            p, n = int(p) & 0xFF, int(n) & 0xFF
-            value = int(bv)
-            if n and p < width:
-                mask = ((1 << n) - 1) << p
-                value = (value & ~mask) | ((int(fv) << p) & mask)
-            out.append(value & ((1 << width) - 1))
-        return np.array(out, dtype=UNSIGNED[width]).view(ty.dtype)
-
-    return _compute(m, inst, ops, [ty, ty, U32, U32], ty, insert)
-
-
-@semantics("prmt", klass="alu")
-def compile_prmt(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
-    ty = ptx_type("b32")
-    mode = next(
-        (p for p in inst.parts[2:] if p in ("f4e", "b4e", "rc8", "ecl", "ecr", "rc16")),
-        None,
-    )
-
-    def permute(a: Values, b: Values, c: Values) -> Values:
-        out: list[int] = []
-        for av, bv, cv in zip(a.tolist(), b.tolist(), c.tolist(), strict=True):
-            source = (int(bv) << 32) | int(av)
-            data = source.to_bytes(8, "little")
-            selector = int(cv)
-            if mode is None:
-                result = 0
-                for i in range(4):
-                    nibble = (selector >> (4 * i)) & 0xF
-                    byte = data[nibble & 7]
-                    if nibble & 8:
-                        byte = 0xFF if byte & 0x80 else 0
-                    result |= byte << (8 * i)
-            else:
-                result = _prmt_mode(mode, data, selector & 3)
-            out.append(result)
-        return np.array(out, dtype=np.uint32)
-
-    return _compute(m, inst, ops, [ty, ty, U32], ty, permute)
-
-
-def _prmt_mode(mode: str, data: bytes, s: int) -> int:
-    indices = {
-        "f4e": [(s + i) % 8 for i in range(4)],
-        "b4e": [(s - i) % 8 for i in range(4)],
-        "rc8": [s] * 4,
-        "ecl": [max(i, s) if i <= s else i for i in range(4)],
-        "ecr": [s if i <= s else i for i in range(4)],
-        "rc16": [2 * (s & 1), 2 * (s & 1) + 1] * 2,
-    }[mode]
-    if mode == "ecl":
-        indices = [s if i < s else i for i in range(4)]
-    return int.from_bytes(bytes(data[i] for i in indices), "little")
+    return _compute(m, inst, ops, minmax, sources=[ty] * (len(ops) - 1), dest=ty)
 
 
 @semantics("sad", klass="alu")
 def compile_sad(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    """d = c + |a - b|, modulo 2^n: the difference of the ordered pair is exact unsigned."""
     ty = _type(inst)
-    return _compute(
-        m,
-        inst,
-        ops,
-        [ty, ty, ty],
-        ty,
-        lambda a, b, c: (np.abs(a.astype(np.int64) - b.astype(np.int64)) + c).astype(
-            ty.dtype
-        ),
-    )
+
+    def sad(a: Values, b: Values, c: Values) -> Values:
+        ua, ub = _unsigned(a), _unsigned(b)
+        difference = np.where(a >= b, ua - ub, ub - ua)
+        return (difference + _unsigned(c)).view(ty.dtype)
+
+    return _compute(m, inst, ops, sad, sources=[ty, ty, ty], dest=ty)
 
 
 @semantics("dp4a", "dp2a", klass="alu")
@@ -679,45 +461,314 @@ def compile_dp(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
             .view(d.dtype)
         )
 
-    return _compute(m, inst, ops, [ptx_type("b32"), ptx_type("b32"), d], d, dot)
+    return _compute(m, inst, ops, dot, sources=[B32, B32, d], dest=d)
+
+
+# -- logic and bit fields -------------------------------------------------------------------------
+
+
+@semantics("and", "or", "xor", "not", "cnot", klass="alu")
+def compile_logic(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    ty = _type(inst)
+    if ty.kind == "pred":
+        fns: dict[str, Fn] = {
+            "and": lambda a, b: a & b,
+            "or": lambda a, b: a | b,
+            "xor": lambda a, b: a ^ b,
+            "not": lambda a: ~a,
+        }
+        arity = 1 if inst.root == "not" else 2
+        return _compute(m, inst, ops, fns[inst.root], sources=[PRED] * arity, dest=PRED)
+    bits = ptx_type(f"b{ty.bits}")
+    if inst.root == "not":
+        return _compute(m, inst, ops, lambda a: ~a, sources=[bits], dest=bits)
+    if inst.root == "cnot":
+        return _compute(
+            m,
+            inst,
+            ops,
+            lambda a: (a == 0).astype(bits.dtype),
+            sources=[bits],
+            dest=bits,
+        )
+    fn = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[inst.root]
+    return _compute(m, inst, ops, fn, sources=[bits, bits], dest=bits)
+
+
+_BOOL_OPS: dict[str, Callable[[Values, Values], Values]] = {
+    "and": lambda a, b: a & b,
+    "or": lambda a, b: a | b,
+    "xor": lambda a, b: a ^ b,
+}
+
+
+@semantics("lop3", klass="alu")
+def compile_lop3(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    """lop3.b32 d, a, b, c, immLut; and lop3.BoolOp.b32 d|p, a, b, c, immLut, q, whose p
+    is BoolOp(d != 0, q)."""
+
+    def lut(a: Values, b: Values, c: Values, table: Values) -> Values:
+        out = np.zeros_like(a)
+        table = table.astype(np.uint32)
+        for index in range(8):
+            ta = a if index & 4 else ~a
+            tb = b if index & 2 else ~b
+            tc = c if index & 1 else ~c
+            selected = ((table >> np.uint32(index)) & 1).astype(bool)
+            out |= np.where(selected, ta & tb & tc, 0).astype(a.dtype)
+        return out
+
+    if not isinstance(ops[0], Pair):
+        return _compute(m, inst, ops, lut, sources=[B32, B32, B32, U32], dest=B32)
+    combine = _BOOL_OPS[inst.parts[1]]
+    dest = ops[0]
+    read = [
+        reader(m, inst, op, ty)
+        for op, ty in zip(ops[1:5], [B32] * 3 + [U32], strict=True)
+    ]
+    read_q = reader(m, inst, ops[5], PRED)
+    write_d = writer(m, inst, dest.first, B32)
+    write_p = writer(m, inst, dest.second, PRED)
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        d = lut(*(r(m, lanes) for r in read))
+        write_d(m, lanes, d)
+        write_p(m, lanes, combine(d != 0, read_q(m, lanes)))
+
+    return run
+
+
+@semantics("shl", "shr", klass="alu")
+def compile_shift(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    """Shift amounts past the width give 0, or the sign fill for shr.s."""
+    ty = _type(inst)
+    width = ty.bits
+    left = inst.root == "shl"
+
+    def shift(a: Values, n: Values) -> Values:
+        amount = np.minimum(n.astype(np.uint64), width).astype(np.int64)
+        if left:
+            wide = a.view(UNSIGNED[width]).astype(np.uint64)
+            out = np.where(amount >= width, 0, wide << amount.astype(np.uint64))
+            return out.astype(UNSIGNED[width]).view(a.dtype)
+        if ty.is_signed:
+            wide = a.astype(np.int64)
+            out = wide >> np.minimum(amount, 63)
+            out = np.where(amount >= width, np.where(wide < 0, -1, 0), out)
+            return out.astype(a.dtype)
+        wide = a.view(UNSIGNED[width]).astype(np.uint64)
+        out = np.where(amount >= width, 0, wide >> amount.astype(np.uint64))
+        return out.astype(UNSIGNED[width]).view(a.dtype)
+
+    return _compute(m, inst, ops, shift, sources=[ty, U32], dest=ty)
+
+
+@semantics("shf", klass="alu")
+def compile_shf(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    left = "l" in inst.parts
+    clamp = "clamp" in inst.parts
+
+    def funnel(a: Values, b: Values, c: Values) -> Values:
+        n = np.minimum(c, 32) if clamp else (c & 31)
+        joined = (b.astype(np.uint64) << np.uint64(32)) | a.astype(np.uint64)
+        n64 = n.astype(np.uint64)
+        if left:
+            return ((joined << n64) >> np.uint64(32)).astype(np.uint32)
+        return (joined >> n64).astype(np.uint32)
+
+    return _compute(m, inst, ops, funnel, sources=[B32, B32, U32], dest=B32)
+
+
+def _low_mask(count: Values) -> Values:
+    """(1 << count) - 1 as uint64, for counts 0..64."""
+    shifted = np.uint64(1) << np.minimum(count, 63).astype(np.uint64)
+    return np.where(count >= 64, np.uint64(0xFFFFFFFFFFFFFFFF), shifted - np.uint64(1))
+
+
+def _bit_length(x: Values) -> Values:
+    """The number of significant bits of each uint64."""
+    x = x.astype(np.uint64)
+    length = np.zeros(x.shape, dtype=np.int64)
+    for step in (32, 16, 8, 4, 2, 1):
+        big = x >= np.uint64(1 << step)
+        length += np.where(big, step, 0)
+        x = np.where(big, x >> np.uint64(step), x)
+    return length + (x > 0)
+
+
+_REVERSED_BYTES = np.array(
+    [int(f"{i:08b}"[::-1], 2) for i in range(256)], dtype=np.uint8
+)
+
+
+@semantics("popc", "clz", "brev", "bfind", klass="alu")
+def compile_bits(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    ty = _type(inst)
+    width = ty.bits
+    raw = ptx_type(f"b{width}")
+    shiftamt = "shiftamt" in inst.parts
+
+    def popc(a: Values) -> Values:
+        return np.bitwise_count(_unsigned(a)).astype(np.uint32)
+
+    def clz(a: Values) -> Values:
+        return (width - _bit_length(_unsigned(a))).astype(np.uint32)
+
+    def brev(a: Values) -> Values:
+        data = np.ascontiguousarray(_unsigned(a))
+        reversed_bytes = _REVERSED_BYTES[data.view(np.uint8).reshape(-1, width // 8)]
+        return (
+            np.ascontiguousarray(reversed_bytes[:, ::-1])
+            .view(raw.dtype)
+            .reshape(a.shape)
+        )
+
+    def bfind(a: Values) -> Values:
+        bits = _unsigned(a)
+        if ty.is_signed:
+            bits = np.where(a < 0, ~bits, bits)
+        msb = _bit_length(bits) - 1
+        found = width - 1 - msb if shiftamt else msb
+        return np.where(msb < 0, 0xFFFFFFFF, found).astype(np.uint32)
+
+    if inst.root == "brev":
+        return _compute(m, inst, ops, brev, sources=[raw], dest=raw)
+    fn = {"popc": popc, "clz": clz, "bfind": bfind}[inst.root]
+    return _compute(m, inst, ops, fn, sources=[ty], dest=U32)
+
+
+def _field(position: Values, length: Values, width: int) -> tuple[Values, Values]:
+    """The start (0..255) and the number of bits of a field that lie inside the value."""
+    start = (position & 0xFF).astype(np.int64)
+    inside = np.clip(width - start, 0, width)
+    return start, np.minimum((length & 0xFF).astype(np.int64), inside)
+
+
+@semantics("bfe", klass="alu")
+def compile_bfe(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    """Extract `c` bits from position `b`, filling above them with the sign bit: the field's
+    msb for .s types, or a's msb where the field runs past it (zero for .u types)."""
+    ty = _type(inst)
+    width = ty.bits
+    everything = _low_mask(np.array(width))
+
+    def extract(a: Values, pos: Values, length: Values) -> Values:
+        value = _unsigned(a).astype(np.uint64)
+        start, count = _field(pos, length, width)
+        shifted = np.where(
+            start < width, value >> np.minimum(start, 63).astype(np.uint64), 0
+        )
+        field = shifted & _low_mask(count)
+        if ty.is_signed:
+            requested = (length & 0xFF).astype(np.int64)
+            sign_at = np.minimum(start + requested - 1, width - 1)
+            sign = ((value >> np.maximum(sign_at, 0).astype(np.uint64)) & 1) == 1
+            sign &= requested > 0
+            field |= np.where(sign, ~_low_mask(count) & everything, 0)
+        return field.astype(UNSIGNED[width]).view(ty.dtype)
+
+    return _compute(m, inst, ops, extract, sources=[ty, U32, U32], dest=ty)
+
+
+@semantics("bfi", klass="alu")
+def compile_bfi(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    ty = _type(inst)
+    width = ty.bits
+
+    def insert(f: Values, b: Values, pos: Values, length: Values) -> Values:
+        start, count = _field(pos, length, width)
+        shift = np.minimum(start, 63).astype(np.uint64)
+        mask = np.where(start < width, _low_mask(count) << shift, 0)
+        inserted = _unsigned(f).astype(np.uint64) << shift
+        out = (_unsigned(b).astype(np.uint64) & ~mask) | (inserted & mask)
+        return out.astype(UNSIGNED[width]).view(ty.dtype)
+
+    return _compute(m, inst, ops, insert, sources=[ty, ty, U32, U32], dest=ty)
+
+
+_PRMT_MODES: dict[str, list[list[int]]] = {
+    # The source byte of d.b0 .. d.b3 for each value of c[1:0] (the ISA's table).
+    "f4e": [[s, s + 1, s + 2, s + 3] for s in range(4)],
+    "b4e": [[s, (s - 1) % 8, (s - 2) % 8, (s - 3) % 8] for s in range(4)],
+    "rc8": [[s] * 4 for s in range(4)],
+    "ecl": [[max(i, s) for i in range(4)] for s in range(4)],
+    "ecr": [[min(i, s) for i in range(4)] for s in range(4)],
+    "rc16": [[2 * (s & 1), 2 * (s & 1) + 1] * 2 for s in range(4)],
+}
+
+
+@semantics("prmt", klass="alu")
+def compile_prmt(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    """Pick four bytes of {b, a}: by the four selector nibbles of c (bit 3 of a nibble
+    replicates the byte's sign), or by c[1:0] and a mode's table."""
+    mode = next((p for p in inst.parts[2:] if p in _PRMT_MODES), None)
+    table = np.array(_PRMT_MODES[mode], dtype=np.uint64) if mode else None
+
+    def permute(a: Values, b: Values, c: Values) -> Values:
+        source = (b.astype(np.uint64) << np.uint64(32)) | a.astype(np.uint64)
+        selector = c.astype(np.uint64)
+        out = np.zeros(a.shape, dtype=np.uint64)
+        for i in range(4):
+            if table is None:
+                nibble = (selector >> np.uint64(4 * i)) & np.uint64(0xF)
+                index = nibble & np.uint64(7)
+            else:
+                nibble = np.zeros_like(selector)
+                index = table[(selector & np.uint64(3)).astype(np.int64), i]
+            byte = (source >> (index * np.uint64(8))) & np.uint64(0xFF)
+            sign = np.where(byte & np.uint64(0x80), np.uint64(0xFF), np.uint64(0))
+            byte = np.where(nibble & np.uint64(8), sign, byte)
+            out |= byte << np.uint64(8 * i)
+        return out.astype(np.uint32)
+
+    return _compute(m, inst, ops, permute, sources=[B32, B32, U32], dest=B32)
+
+
+_ONES32 = np.uint64(0xFFFFFFFF)
 
 
 @semantics("bmsk", klass="alu")
 def compile_bmsk(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    """A mask of b bits from position a, per the ISA's semantics (positions and widths
+    wrap modulo 32, or with .clamp saturate at 32)."""
     clamp = "clamp" in inst.parts
 
     def mask(a: Values, b: Values) -> Values:
-        out: list[int] = []
-        for start, width in zip(a.tolist(), b.tolist(), strict=True):
-            start, width = int(start), int(width)
-            if not clamp:
-                start, width = start & 31, width & 31
-            start, width = min(start, 32), min(width, 32)
-            out.append((((1 << width) - 1) << start) & 0xFFFFFFFF)
-        return np.array(out, dtype=np.uint32)
+        a64, b64 = a.astype(np.uint64), b.astype(np.uint64)
+        a1, b1 = a64 & np.uint64(31), b64 & np.uint64(31)
+        below_start = (_ONES32 << a1) & _ONES32
+        past_end = (_ONES32 << (a1 + b1)) & _ONES32
+        overflow = (a1 + b1) >= 32
+        if clamp:
+            below_start = np.where(a64 >= 32, np.uint64(0), below_start)
+            overflow |= (a64 >= 32) | (b64 >= 32)
+        past_end = np.where(
+            overflow, np.uint64(0), np.where(b1 == 0, _ONES32, past_end)
+        )
+        return (below_start & ~past_end & _ONES32).astype(np.uint32)
 
-    return _compute(m, inst, ops, [U32, U32], ptx_type("b32"), mask)
+    return _compute(m, inst, ops, mask, sources=[U32, U32], dest=B32)
 
 
 @semantics("szext", klass="alu")
 def compile_szext(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    """Sign- or zero-extend the low b bits of a (b modulo 32, or with .clamp, a itself
+    from 32 up)."""
     ty = _type(inst)
     clamp = "clamp" in inst.parts
 
     def extend(a: Values, b: Values) -> Values:
-        out: list[int] = []
-        for value, width in zip(a.view(np.uint32).tolist(), b.tolist(), strict=True):
-            width = min(int(width), 32) if clamp else int(width) & 31
-            if width == 0:
-                out.append(0)
-                continue
-            field = value & ((1 << width) - 1)
-            if ty.is_signed and field >> (width - 1):
-                field |= (0xFFFFFFFF << width) & 0xFFFFFFFF
-            out.append(field)
-        return np.array(out, dtype=np.uint32).view(ty.dtype)
+        value, b64 = _unsigned(a).astype(np.uint64), b.astype(np.uint64)
+        b1 = b64 & np.uint64(31)
+        too_large = (b64 >= 32) if clamp else np.zeros(b.shape, dtype=bool)
+        upper = np.where(too_large, np.uint64(0), (_ONES32 << b1) & _ONES32)
+        sign_at = (b1 - np.uint64(1)) & np.uint64(31)
+        sign = ((value >> sign_at) & np.uint64(1)) == 1
+        sign &= ty.is_signed & (b1 != 0) & ~too_large
+        out = (value & ~upper) | np.where(sign, upper, np.uint64(0))
+        return (out & _ONES32).astype(np.uint32).view(ty.dtype)
 
-    return _compute(m, inst, ops, [ty, U32], ty, extend)
+    return _compute(m, inst, ops, extend, sources=[ty, U32], dest=ty)
 
 
 # -- comparison and selection ----------------------------------------------------------------
@@ -736,86 +787,110 @@ _COMPARISONS: dict[str, Callable[[Values, Values], Values]] = {
 }
 
 
-def _compare(op: str, ty: PtxType) -> Callable[[Values, Values], Values]:
+def _compare(op: str, ty: PtxType, ftz: bool) -> Callable[[Values, Values], Values]:
     if ty.is_float:
+        fmt = fp.float_format(ty.element.name)
 
         def fcmp(a: Values, b: Values) -> Values:
+            if ftz:
+                a, b = fp.flush_subnormals(a, fmt), fp.flush_subnormals(b, fmt)
+            af, bf = fp.widen(a), fp.widen(b)
+            unordered = np.isnan(af) | np.isnan(bf)
+            if op == "num":
+                return ~unordered
+            if op == "nan":
+                return unordered
             with np.errstate(invalid="ignore"):
-                af, bf = a.astype(np.float64), b.astype(np.float64)
-                nan = np.isnan(af) | np.isnan(bf)
-                if op == "num":
-                    return ~nan
-                if op == "nan":
-                    return nan
                 if op.endswith("u") and op[:-1] in _COMPARISONS:
-                    return _COMPARISONS[op[:-1]](af, bf) | nan
-                result = _COMPARISONS[op](af, bf)
-                return result & ~nan if op != "ne" else result & ~nan
+                    return _COMPARISONS[op[:-1]](af, bf) | unordered
+                return _COMPARISONS[op](af, bf) & ~unordered
 
         return fcmp
     fn = _COMPARISONS[op]
     if op in ("lo", "ls", "hi", "hs") or ty.kind == "b":
-        unsigned = UNSIGNED[ty.bits]
-        return lambda a, b: fn(a.view(unsigned), b.view(unsigned))
+        return lambda a, b: fn(_unsigned(a), _unsigned(b))
     return fn
-
-
-_BOOL_OPS: dict[str, Callable[[Values, Values], Values]] = {
-    "and": lambda a, b: a & b,
-    "or": lambda a, b: a | b,
-    "xor": lambda a, b: a ^ b,
-}
 
 
 @semantics("setp", "set", klass="alu")
 def compile_setp(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    """t = a CmpOp b; p = BoolOp(t, c) and q = BoolOp(!t, c). Packed sources compare per
+    half: p takes the lower, q the upper. `set` writes all ones or 1.0 for true."""
     types = _types(inst)
     source = types[-1]
     parts = inst.parts
-    op = parts[1]
     bool_op = parts[2] if len(parts) > 2 and parts[2] in _BOOL_OPS else None
-    compare = _compare(op, source)
-    if source.lanes > 1:
-        raise Unsupported("packed comparisons")
-    dest_ops = ops[0]
+    compare = _compare(parts[1], source, "ftz" in parts)
     read_a = reader(m, inst, ops[1], source)
     read_b = reader(m, inst, ops[2], source)
     read_c = reader(m, inst, ops[3], PRED) if bool_op is not None else None
     combine = _BOOL_OPS[bool_op] if bool_op is not None else None
+
+    def evaluate(m: Machine, lanes: Lanes, t: Values) -> Values:
+        if combine is None or read_c is None:
+            return t
+        c = read_c(m, lanes)
+        return combine(t, c[:, None] if t.ndim > 1 else c)
+
     if inst.root == "set":
-        dest_type = types[0]
-        write = writer(m, inst, dest_ops, dest_type)
 
-        def run_set(m: Machine, lanes: Lanes) -> None:
-            result = compare(read_a(m, lanes), read_b(m, lanes))
-            if combine is not None and read_c is not None:
-                result = combine(result, read_c(m, lanes))
-            if dest_type.is_float:
-                write(m, lanes, result.astype(dest_type.dtype))
-            else:
-                write(
-                    m,
-                    lanes,
-                    np.where(result, -1, 0).astype(np.int64).astype(dest_type.dtype),
-                )
+        def outcome(m: Machine, lanes: Lanes) -> Values:
+            return evaluate(m, lanes, compare(read_a(m, lanes), read_b(m, lanes)))
 
-        return run_set
-    if isinstance(dest_ops, Pair):
-        write_p = writer(m, inst, dest_ops.first, PRED)
-        write_q = writer(m, inst, dest_ops.second, PRED)
-    else:
-        write_p = writer(m, inst, dest_ops, PRED)
-        write_q = None
+        return _compile_set(m, inst, ops[0], outcome, dest_type=types[0], source=source)
+    dest = ops[0]
+    first, second = (
+        (dest.first, dest.second) if isinstance(dest, Pair) else (dest, None)
+    )
+    write_p = writer(m, inst, first, PRED)
+    write_q = writer(m, inst, second, PRED) if second is not None else None
 
     def run(m: Machine, lanes: Lanes) -> None:
-        result = compare(read_a(m, lanes), read_b(m, lanes))
-        inverse = ~result
-        if combine is not None and read_c is not None:
-            c = read_c(m, lanes)
-            result, inverse = combine(result, c), combine(inverse, c)
-        write_p(m, lanes, result)
+        t = compare(read_a(m, lanes), read_b(m, lanes))
+        if source.lanes > 1:
+            both = evaluate(m, lanes, t)
+            p, q = both[:, 0], both[:, 1]
+        else:
+            p, q = evaluate(m, lanes, t), evaluate(m, lanes, ~t)
+        write_p(m, lanes, p)
         if write_q is not None:
-            write_q(m, lanes, inverse)
+            write_q(m, lanes, q)
+
+    return run
+
+
+def _compile_set(
+    m: Machine,
+    inst: Instruction,
+    dest: Operand,
+    outcome: Callable[[Machine, Lanes], Values],
+    *,
+    dest_type: PtxType,
+    source: PtxType,
+) -> Action:
+    """set: 1.0 in a float destination (in each half of a packed one), all ones in an
+    integer one (in each 16-bit half for a packed comparison)."""
+    if dest_type.is_float:
+        one = np.array(1.0).astype(dest_type.dtype)
+        write = writer(m, inst, dest, dest_type)
+
+        def run_float(m: Machine, lanes: Lanes) -> None:
+            write(m, lanes, np.where(outcome(m, lanes), one, np.zeros_like(one)))
+
+        return run_float
+    write_bits = writer(m, inst, dest, ptx_type(f"b{dest_type.bits}"))
+    half = dest_type.bits // source.lanes
+    ones = np.uint64((1 << half) - 1)
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        t = outcome(m, lanes)
+        lanes_of_t = t.reshape(t.shape[0], -1)
+        bits = np.zeros(t.shape[0], dtype=np.uint64)
+        for i in range(lanes_of_t.shape[1]):
+            bits |= np.where(
+                lanes_of_t[:, i], ones << np.uint64(i * half), np.uint64(0)
+            )
+        write_bits(m, lanes, bits.astype(UNSIGNED[dest_type.bits]))
 
     return run
 
@@ -824,167 +899,158 @@ def compile_setp(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
 def compile_selp(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     ty = _type(inst)
     return _compute(
-        m,
-        inst,
-        ops,
-        [ty, ty, PRED],
-        ty,
-        lambda a, b, c: np.where(c, a, b).astype(a.dtype),
+        m, inst, ops, lambda a, b, c: np.where(c, a, b), sources=[ty, ty, PRED], dest=ty
     )
 
 
 @semantics("slct", klass="alu")
 def compile_slct(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    """d = a if c >= 0 else b: -0.0 selects a, NaN selects b; .ftz flushes c first."""
     types = _types(inst)
     ty, selector = types[0], types[-1]
-    return _compute(
-        m,
-        inst,
-        ops,
-        [ty, ty, selector],
-        ty,
-        lambda a, b, c: np.where(c >= 0, a, b).astype(a.dtype),
-    )
+    ftz = "ftz" in inst.parts
+
+    def select(a: Values, b: Values, c: Values) -> Values:
+        if selector.is_float:
+            if ftz:
+                c = fp.flush_subnormals(c, fp.float_format(selector.name))
+            with np.errstate(invalid="ignore"):
+                return np.where(fp.widen(c) >= 0, a, b)
+        return np.where(c >= 0, a, b)
+
+    return _compute(m, inst, ops, select, sources=[ty, ty, selector], dest=ty)
 
 
 @semantics("testp", klass="alu")
 def compile_testp(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     ty = _type(inst)
     test = inst.parts[1]
+    fmt = fp.float_format(ty.name)
 
     def classify(a: Values) -> Values:
-        f = a.astype(np.float64)
+        f = fp.widen(a)
         finite = np.isfinite(f)
-        tiny = np.finfo(a.dtype).tiny
+        zero = f == 0
+        small = finite & (np.abs(f) < fmt.min_normal)
         return {
             "finite": finite,
             "infinite": np.isinf(f),
             "number": ~np.isnan(f),
             "notanumber": np.isnan(f),
-            "normal": finite & (np.abs(f) >= tiny),
-            "subnormal": finite & (f != 0) & (np.abs(f) < tiny),
+            # Zeros count as normal numbers.
+            "normal": finite & (~small | zero),
+            "subnormal": small & ~zero,
         }[test]
 
-    return _compute(m, inst, ops, [ty], PRED, classify)
+    return _compute(m, inst, ops, classify, sources=[ty], dest=PRED)
 
 
 @semantics("copysign", klass="alu")
 def compile_copysign(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    """d = b with the sign bit of a (bits only, NaN included)."""
     ty = _type(inst)
+    bits = ptx_type(f"b{ty.bits}")
+    sign = UNSIGNED[ty.bits](1 << (ty.bits - 1))
     return _compute(
-        m, inst, ops, [ty, ty], ty, lambda a, b: np.copysign(b, a).astype(ty.dtype)
+        m,
+        inst,
+        ops,
+        lambda a, b: (b & ~sign) | (a & sign),
+        sources=[bits, bits],
+        dest=bits,
     )
 
 
 # -- floating point ------------------------------------------------------------------------------
 
 
+def _flush_inputs(args: tuple[Values, ...], fmt: fp.FloatFormat) -> tuple[Values, ...]:
+    return tuple(fp.flush_subnormals(a, fmt) for a in args)
+
+
+def _result_modifiers(
+    mods: set[str], fmt: fp.FloatFormat
+) -> Callable[[Values], Values]:
+    """`.ftz` (subnormal results to zero), then `.sat` or `.relu`."""
+    ftz, sat, relu = "ftz" in mods, "sat" in mods, "relu" in mods
+
+    def apply(result: Values) -> Values:
+        if ftz:
+            result = fp.flush_subnormals(result, fmt)
+        if sat:
+            result = fp.saturate(result, fmt)
+        if relu:
+            result = fp.relu(result, fmt)
+        return result
+
+    return apply
+
+
 def _float_op(
     m: Machine, inst: Instruction, ops: list[Operand], ty: PtxType, op: str
 ) -> Action:
     mods = _modifiers(inst)
-    mode = _rounding(inst)
+    if "oob" in mods:
+        raise Unsupported("the .oob modifier")
+    fmt = fp.float_format(ty.element.name)
+    mode = _rounding(inst) or "rn"
     ftz = "ftz" in mods
-    sat = "sat" in mods
-    relu = "relu" in mods
-    approximate = "approx" in mods or "full" in mods
+    finish = _result_modifiers(mods, fmt)
     arity = 3 if op == "fma" else 2
-    element = ty.element
+    if op == "div" and ("approx" in mods or "full" in mods):
+        full = "full" in mods
+
+        def divide(a: Values, b: Values) -> Values:
+            if ftz:
+                a, b = _flush_inputs((a, b), fmt)
+            return finish(_approximate_divide(a, b, fmt, full=full))
+
+        return _compute(m, inst, ops, divide, sources=[ty, ty], dest=ty)
 
     def compute(*args: Values) -> Values:
         if ftz:
-            args = tuple(fp.flush_subnormal(a) for a in args)
-        result = float_arith(op, [a for a in args], element, mode, approximate)
-        if ftz:
-            result = fp.flush_subnormal(result)
-        if sat:
-            result = fp.saturate(result)
-        if relu:
-            result = np.where(result < 0, np.zeros_like(result), result).astype(
-                result.dtype
-            )
-        return result
+            args = _flush_inputs(args, fmt)
+        return finish(fp.arithmetic(op, list(args), fmt, mode))
 
-    return _compute(m, inst, ops, [ty] * arity, ty, compute)
+    return _compute(m, inst, ops, compute, sources=[ty] * arity, dest=ty)
+
+
+def _approximate_divide(
+    a: Values, b: Values, fmt: fp.FloatFormat, *, full: bool
+) -> Values:
+    """div.full, and div.approx computed as a * (1/b): for 2^126 < |b| < 2^128 the
+    reciprocal is 0, so the result is a signed zero (NaN if a is infinite)."""
+    quotient = fp.arithmetic("div", [a, b], fmt, "rn")
+    if full:
+        return quotient
+    b64 = fp.widen(b)
+    huge = np.isfinite(b64) & (np.abs(b64) > 2.0**126)
+    if not huge.any():
+        return quotient
+    with np.errstate(invalid="ignore"):
+        scaled = (fp.widen(a) * np.copysign(0.0, b64)).astype(fmt.dtype)
+    return fp.canonical_nan(np.where(huge, scaled, quotient).astype(fmt.dtype), fmt)
 
 
 def float_arith(
-    op: str, args: list[Values], ty: PtxType, mode: str, approximate: bool = False
+    op: str,
+    args: list[Values],
+    ty: PtxType,
+    mode: str,
+    approximate: bool = False,
+    *,
+    ftz: bool = False,
 ) -> Values:
-    """add / sub / mul / fma / div of float values of type `ty`, rounded once in `mode`."""
-    dtype = np.dtype(ty.dtype)
-    shape = args[0].shape
-    flat = [np.asarray(a, dtype=np.float64).reshape(-1) for a in args]
-    with np.errstate(all="ignore"):
-        if dtype == np.float64 and (mode != "rn" or op == "fma") and not approximate:
-            return _exact_f64(op, flat, mode).reshape(shape)
-        if op == "add":
-            s, e = fp.two_sum(flat[0], flat[1])
-        elif op == "sub":
-            s, e = fp.two_sum(flat[0], -flat[1])
-        elif op == "mul":
-            s, e = flat[0] * flat[1], None
-            if dtype == np.float64:
-                return s.reshape(shape)
-        elif op == "fma":
-            s, e = fp.two_sum(flat[0] * flat[1], flat[2])
-        elif op == "div":
-            if mode != "rn" and not approximate:
-                return _exact_div(flat, dtype, mode).reshape(shape)
-            s, e = flat[0] / flat[1], None
-        else:
-            raise Unsupported(op)
-        if dtype == np.float64:
-            return s.reshape(shape)
-        return fp.round_to(s, dtype, "rn" if approximate else mode, e).reshape(shape)
-
-
-def _exact_f64(op: str, args: list[Values], mode: str) -> Values:
-    values: list[Fraction | float] = []
-    for row in zip(*(a.tolist() for a in args), strict=True):
-        if not all(np.isfinite(v) for v in row):
-            with np.errstate(all="ignore"):
-                a = np.array(row, dtype=np.float64)
-                values.append(
-                    float(
-                        {
-                            "add": a[0] + a[1],
-                            "sub": a[0] - a[1],
-                            "mul": a[0] * a[1],
-                            "fma": a[0] * a[1] + a[2] if len(a) > 2 else np.nan,
-                            "div": a[0] / a[1],
-                        }[op]
-                    )
-                )
-            continue
-        f = [Fraction(v) for v in row]
-        if op == "div":
-            values.append(
-                Fraction(f[0]) / f[1]
-                if f[1] != 0
-                else float(np.float64(row[0]) / np.float64(row[1]))
-            )
-            continue
-        values.append(
-            {
-                "add": lambda: f[0] + f[1],
-                "sub": lambda: f[0] - f[1],
-                "mul": lambda: f[0] * f[1],
-                "fma": lambda: f[0] * f[1] + f[2],
-            }[op]()
-        )
-    return fp.exact_round(values, np.float64, mode)
-
-
-def _exact_div(args: list[Values], dtype: np.dtype[Any], mode: str) -> Values:
-    values: list[Fraction | float] = []
-    for a, b in zip(args[0].tolist(), args[1].tolist(), strict=True):
-        if not (np.isfinite(a) and np.isfinite(b)) or b == 0:
-            with np.errstate(all="ignore"):
-                values.append(float(np.float64(a) / np.float64(b)))
-        else:
-            values.append(Fraction(a) / Fraction(b))
-    return fp.exact_round(values, dtype, mode)
+    """add / sub / mul / fma / div of float values of type `ty`, rounded once in `mode`;
+    `ftz` flushes subnormal inputs and results (as atom.add.f32 / red.add.f32 always do)."""
+    fmt = fp.float_format(ty.element.name)
+    if ftz:
+        args = list(_flush_inputs(tuple(args), fmt))
+    if approximate and op == "div":
+        result = _approximate_divide(args[0], args[1], fmt, full=True)
+    else:
+        result = fp.arithmetic(op, args, fmt, mode)
+    return fp.flush_subnormals(result, fmt) if ftz else result
 
 
 @semantics("fma", klass="alu")
@@ -992,7 +1058,74 @@ def compile_fma(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     return _float_op(m, inst, ops, _type(inst), "fma")
 
 
-_UNARY: dict[str, Callable[[Values], Values]] = {
+def _float_sign_op(
+    m: Machine, inst: Instruction, ops: list[Operand], ty: PtxType
+) -> Action:
+    """abs and neg change the sign bit only (after `.ftz` flushes a subnormal)."""
+    fmt = fp.float_format(ty.element.name)
+    width = ty.element.bits
+    sign = UNSIGNED[width](1 << (width - 1))
+    ftz = "ftz" in inst.parts
+
+    def sign_op(a: Values) -> Values:
+        if ftz:
+            a = fp.flush_subnormals(a, fmt)
+        raw = a.view(UNSIGNED[width])
+        out = (raw & ~sign) if inst.root == "abs" else (raw ^ sign)
+        return out.view(a.dtype)
+
+    return _compute(m, inst, ops, sign_op, sources=[ty], dest=ty)
+
+
+def _float_minmax(
+    m: Machine, inst: Instruction, ops: list[Operand], ty: PtxType
+) -> Action:
+    """min / max with -0.0 < +0.0: a NaN operand yields the other (or, with `.NaN`, the
+    canonical NaN); `.abs` compares magnitudes and `.xorsign` then gives the result the
+    XOR of the operands' signs; `.relu` clamps at zero."""
+    mods = _modifiers(inst)
+    fmt = fp.float_format(ty.element.name)
+    is_max = inst.root == "max"
+    propagate = "NaN" in mods
+    absolute = "abs" in mods
+    xorsign = "xorsign" in mods
+    ftz = "ftz" in mods
+    finish = _result_modifiers(mods, fmt)
+    width = ty.element.bits
+    sign = UNSIGNED[width](1 << (width - 1))
+
+    def minmax(*args: Values) -> Values:
+        if ftz:
+            args = _flush_inputs(args, fmt)
+        signs = reduce(np.bitwise_xor, (a.view(UNSIGNED[width]) & sign for a in args))
+        if absolute:
+            args = tuple((a.view(UNSIGNED[width]) & ~sign).view(a.dtype) for a in args)
+        out = reduce(lambda x, y: _pick(x, y, is_max, propagate), args)
+        if xorsign:
+            raw = out.view(UNSIGNED[width])
+            signed = (raw & ~sign) | signs
+            out = np.where(np.isnan(fp.widen(out)), raw, signed).view(out.dtype)
+        return finish(fp.canonical_nan(out, fmt))
+
+    return _compute(m, inst, ops, minmax, sources=[ty] * (len(ops) - 1), dest=ty)
+
+
+def _pick(a: Values, b: Values, is_max: bool, propagate: bool) -> Values:
+    af, bf = fp.widen(a), fp.widen(b)
+    a_nan, b_nan = np.isnan(af), np.isnan(bf)
+    with np.errstate(invalid="ignore"):
+        both_zero = (af == 0) & (bf == 0)
+        if is_max:
+            pick_b = (bf > af) | (both_zero & np.signbit(af) & ~np.signbit(bf))
+        else:
+            pick_b = (bf < af) | (both_zero & np.signbit(bf) & ~np.signbit(af))
+    out = np.where(pick_b | a_nan, b, a)
+    if propagate:
+        out = np.where(a_nan | b_nan, np.array(np.nan).astype(a.dtype), out)
+    return out.astype(a.dtype)
+
+
+_APPROXIMATIONS: dict[str, Callable[[Values], Values]] = {
     "rcp": lambda x: 1.0 / x,
     "sqrt": np.sqrt,
     "rsqrt": lambda x: 1.0 / np.sqrt(x),
@@ -1006,158 +1139,141 @@ _UNARY: dict[str, Callable[[Values], Values]] = {
 
 @semantics("rcp", "sqrt", "rsqrt", "sin", "cos", "lg2", "ex2", "tanh", klass="alu")
 def compile_unary_float(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    """rcp and sqrt with a rounding mode are IEEE operations; the `.approx` functions are
+    evaluated in f64 and rounded to nearest (the f64 `.approx.ftz` forms per the ISA)."""
     ty = _type(inst)
-    element = ty.element
+    fmt = fp.float_format(ty.element.name)
     mods = _modifiers(inst)
     ftz = "ftz" in mods
-    mode = _rounding(inst)
-    fn = _UNARY[inst.root]
-    approximate = "approx" in mods
+    finish = _result_modifiers(mods, fmt)
+    if "approx" in mods and fmt.name == "f64" and ftz:
+        return _compute(
+            m, inst, ops, lambda a: _gross_f64(inst.root, a), sources=[ty], dest=ty
+        )
+    if "approx" in mods:
+        fn = _APPROXIMATIONS[inst.root]
 
-    def compute(a: Values) -> Values:
-        if ftz:
-            a = fp.flush_subnormal(a)
-        with np.errstate(all="ignore"):
-            x = a.astype(np.float64)
-            if inst.root == "rcp" and not approximate and mode != "rn":
-                flat = x.reshape(-1)
-                result = _exact_div(
-                    [np.ones_like(flat), flat], np.dtype(element.dtype), mode
-                ).reshape(a.shape)
-            elif inst.root == "sqrt" and not approximate and mode != "rn":
-                raise Unsupported("directed rounding of sqrt")
-            else:
-                result = fp.round_to(fn(x), element.dtype, "rn")
-        if ftz:
-            result = fp.flush_subnormal(result)
-        return result
+        def approximate(a: Values) -> Values:
+            if ftz:
+                a = fp.flush_subnormals(a, fmt)
+            with np.errstate(all="ignore"):
+                exact = fn(fp.widen(a))
+            return finish(fp.round_to_format(exact, fmt, "rn"))
 
-    return _compute(m, inst, ops, [ty], ty, compute)
+        return _compute(m, inst, ops, approximate, sources=[ty], dest=ty)
+    if inst.root not in ("rcp", "sqrt"):
+        raise Unsupported(f"{inst.root} without .approx")
+    mode = _rounding(inst) or "rn"
+
+    def ieee(a: Values) -> Values:
+        if ftz:
+            a = fp.flush_subnormals(a, fmt)
+        if inst.root == "rcp":
+            return finish(fp.arithmetic("div", [np.ones_like(a), a], fmt, mode))
+        return finish(fp.arithmetic("sqrt", [a], fmt, mode))
+
+    return _compute(m, inst, ops, ieee, sources=[ty], dest=ty)
+
+
+_UPPER_WORD = np.uint64(0xFFFFFFFF00000000)
+
+
+def _gross_f64(root: str, a: Values) -> Values:
+    """rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64: computed from the upper 32 bits of a,
+    the result's low 32 bits zero, subnormals flushed, NaN the canonical 0x7fffffff00000000."""
+    f64 = fp.float_format("f64")
+    upper = fp.flush_subnormals((a.view(np.uint64) & _UPPER_WORD).view(np.float64), f64)
+    with np.errstate(all="ignore"):
+        result = _APPROXIMATIONS[root](upper)
+    result = fp.flush_subnormals(result, f64)
+    bits = result.view(np.uint64) & _UPPER_WORD
+    bits = np.where(np.isnan(result), np.uint64(0x7FFFFFFF00000000), bits)
+    return bits.view(np.float64)
 
 
 # -- conversions ---------------------------------------------------------------------------------
-
-
-_FP8 = {"e4m3": ml_dtypes.float8_e4m3fn, "e5m2": ml_dtypes.float8_e5m2}
 
 
 def convert(
     values: Values, source: PtxType, dest: PtxType, mods: set[str], mode: str | None
 ) -> Values:
     """cvt's semantics for one element type to another."""
-    sat = "sat" in mods
-    ftz = "ftz" in mods
-    relu = "relu" in mods
-    if source.is_float and ftz:
-        values = fp.flush_subnormal(values)
-    if dest.is_float:
-        if source.is_float:
-            result = _float_to_float(values, source, dest, mode, "satfinite" in mods)
-        else:
-            result = _int_to_float(values, dest, mode or "rn")
-        if relu:
-            result = np.where(result < 0, np.zeros_like(result), result).astype(
-                result.dtype
-            )
-        if ftz:
-            result = fp.flush_subnormal(result)
-        if sat:
-            result = fp.saturate(result)
-        return result
+    if source.is_float and dest.is_float:
+        return _float_to_float(values, source, dest, mods, mode)
     if source.is_float:
-        return _float_to_int(values, dest, mode or "rzi")
-    return _int_to_int(values, dest, sat)
+        return _float_to_int(values, source, dest, mods, mode)
+    if dest.is_float:
+        fmt = fp.float_format(dest.name)
+        result = fp.integers_to_float(values, fmt, mode or "rn")
+        return _result_modifiers(mods - {"ftz"}, fmt)(result)
+    return _int_to_int(values, dest, "sat" in mods)
 
 
 def _float_to_float(
-    values: Values, source: PtxType, dest: PtxType, mode: str | None, satfinite: bool
+    values: Values, source: PtxType, dest: PtxType, mods: set[str], mode: str | None
 ) -> Values:
-    x = values.astype(np.float64)
+    """`.ftz` applies to f32 inputs and results only; `.relu`, `.sat` and `.satfinite` to
+    the result."""
+    fmt = fp.float_format(dest.name)
+    if "ftz" in mods and source.name == "f32":
+        values = fp.flush_subnormals(values, fp.float_format("f32"))
     if mode in fp.INTEGER_ROUNDING:
-        rounded = {"rni": np.rint, "rzi": np.trunc, "rmi": np.floor, "rpi": np.ceil}[
-            mode
-        ](x)
-        return rounded.astype(dest.dtype)
-    if dest.name == "tf32":
-        return fp.round_tf32(x.astype(np.float32), mode or "rna")
-    if dest.bits > source.bits or (
-        dest.bits == source.bits and dest.name == source.name
-    ):
-        return x.astype(dest.dtype)
-    result = fp.round_to(x, dest.dtype, mode or "rn")
-    if satfinite or dest.name in _FP8:
-        largest = fp._largest(np.dtype(dest.dtype))  # pyright: ignore[reportPrivateUsage]
-        with np.errstate(invalid="ignore"):
-            finite = np.clip(result.astype(np.float64), -largest, largest)
-        result = np.where(np.isnan(x), result, finite.astype(dest.dtype)).astype(
-            dest.dtype
+        result = fp.round_integral(values, mode).astype(fmt.dtype)
+    else:
+        result = fp.convert_float(
+            values, fmt, mode or "rn", satfinite="satfinite" in mods
         )
-    return result
+    if dest.name != "f32":
+        mods = mods - {"ftz"}
+    return _result_modifiers(mods, fmt)(result)
 
 
-def _int_to_float(values: Values, dest: PtxType, mode: str) -> Values:
-    if values.dtype.itemsize < 8 or (dest.bits == 64 and values.dtype.itemsize < 8):
-        return fp.round_to(values.astype(np.float64), dest.dtype, mode)
-    wide = values.astype(object)
-    approx = np.array([float(int(v)) for v in wide], dtype=np.float64)
-    residual = np.array(
-        [float(int(v) - int(a)) for v, a in zip(wide, approx, strict=True)]
-    )
-    return fp.round_to(approx, dest.dtype, mode, residual)
-
-
-def _float_to_int(values: Values, dest: PtxType, mode: str) -> Values:
-    x = values.astype(np.float64)
-    rounding = {"rni": np.rint, "rzi": np.trunc, "rmi": np.floor, "rpi": np.ceil}.get(
-        mode, np.trunc
-    )
-    with np.errstate(invalid="ignore"):
-        r = rounding(x)
-    lo, hi = (
-        (-(2 ** (dest.bits - 1)), 2 ** (dest.bits - 1) - 1)
-        if dest.is_signed
-        else (0, 2**dest.bits - 1)
-    )
-    out = np.empty(
-        x.shape, dtype=dest.dtype if dest.kind != "b" else UNSIGNED[dest.bits]
-    )
-    for i, v in enumerate(r.reshape(-1).tolist()):
-        if np.isnan(v):
-            out.reshape(-1)[i] = 0
-        else:
-            out.reshape(-1)[i] = int(min(max(v, lo), hi))
-    return out
+def _float_to_int(
+    values: Values, source: PtxType, dest: PtxType, mods: set[str], mode: str | None
+) -> Values:
+    """Round to an integer and clamp to the destination's range (always saturating). NaN
+    gives 0, except from f64 or into a 64-bit type: 1 << (bits - 1)."""
+    if "ftz" in mods and source.name == "f32":
+        values = fp.flush_subnormals(values, fp.float_format("f32"))
+    nan_value = 1 << (dest.bits - 1) if source.name == "f64" or dest.bits == 64 else 0
+    dtype = SIGNED[dest.bits] if dest.is_signed else UNSIGNED[dest.bits]
+    return fp.float_to_integers(values, mode or "rzi", dtype, nan_value=nan_value)
 
 
 def _int_to_int(values: Values, dest: PtxType, sat: bool) -> Values:
-    if sat:
-        info = np.iinfo(dest.dtype)
-        wide = (
-            values.astype(object)
-            if values.dtype.itemsize == 8
-            else values.astype(np.int64)
-        )
-        clipped = np.array(
-            [min(max(int(v), info.min), info.max) for v in np.ravel(wide)],
-            dtype=dest.dtype,
-        )
-        return clipped.reshape(values.shape)
-    return values.astype(dest.dtype)
+    """Chop to the destination's width, or with .sat clamp to its range."""
+    dtype = SIGNED[dest.bits] if dest.is_signed else UNSIGNED[dest.bits]
+    if not sat:
+        return values.astype(dtype)
+    low, high = np.iinfo(dtype).min, np.iinfo(dtype).max
+    source = np.iinfo(values.dtype)
+    if high < source.max:
+        values = np.minimum(values, values.dtype.type(high))
+    if low > source.min:
+        values = np.maximum(values, values.dtype.type(low))
+    return values.astype(dtype)
+
+
+_CVT_MODIFIERS = {*fp.ROUNDING, *fp.INTEGER_ROUNDING, "ftz", "sat", "satfinite", "relu"}
 
 
 @semantics("cvt", klass="alu")
 def compile_cvt(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    mods = _modifiers(inst)
+    if "pack" in mods:
+        raise Unsupported("cvt.pack")
+    if "rs" in mods:
+        raise Unsupported("stochastic rounding (.rs)")
     types = _types(inst)
     if len(types) != 2:
-        raise Unsupported("expected a destination and a source type")
+        unknown = [
+            p for p in inst.parts[1:] if p not in _CVT_MODIFIERS and not is_type_name(p)
+        ]
+        raise Unsupported(f"the type .{unknown[-1] if unknown else inst.parts[-1]}")
     dest, source = types
-    mods = _modifiers(inst)
-    mode = next(
-        (p for p in inst.parts[1:] if p in fp.ROUNDING or p in fp.INTEGER_ROUNDING),
-        None,
-    )
+    mode = _rounding(inst, None)
     if dest.lanes > 1 and source.lanes == 1:
-        # cvt.rn.f16x2.f32 d, a, b: a to the high half, b to the low half.
+        # cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower.
         element = dest.element
         read_hi = reader(m, inst, ops[1], source)
         read_lo = reader(m, inst, ops[2], source)
@@ -1166,8 +1282,7 @@ def compile_cvt(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         def pack(m: Machine, lanes: Lanes) -> None:
             hi = convert(read_hi(m, lanes), source, element, mods, mode)
             lo = convert(read_lo(m, lanes), source, element, mods, mode)
-            packed = np.stack([lo, hi], axis=-1)
-            write(m, lanes, to_bits(packed, dest))
+            write(m, lanes, to_bits(np.stack([lo, hi], axis=-1), dest))
 
         return pack
     if dest.lanes > 1 and source.lanes > 1:
@@ -1179,12 +1294,7 @@ def compile_cvt(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     if source.lanes > 1:
         raise Unsupported("packed source with a scalar destination")
     fn: Fn = lambda a: convert(a, source, dest, mods, mode)  # noqa: E731
-    return _compute(m, inst, ops, [source], dest, fn)
+    return _compute(m, inst, ops, fn, sources=[source], dest=dest)
 
 
-@semantics("cvt.pack", klass="alu")
-def compile_cvt_pack(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
-    raise Unsupported("cvt.pack")
-
-
-__all__ = ["convert", "float_arith", "from_bits"]
+__all__ = ["convert", "float_arith"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -237,9 +237,10 @@ def _constant(value: Any, ty: PtxType) -> Reader:
         ).copy()
     scalar = np.array(value, dtype=ty.dtype)
 
+    dtype = np.dtype(ty.dtype)
+
     def constant(m: Machine, lanes: Lanes) -> Values:
-        out: Values = np.full(lanes.shape[0], scalar, dtype=ty.dtype)
-        return out
+        return cast(Values, np.full(lanes.shape[0], scalar, dtype=dtype))
 
     return constant
 

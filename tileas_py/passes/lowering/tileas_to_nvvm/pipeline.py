@@ -68,8 +68,8 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
     WARP_SIZE,
-    agent_leader,
     agent_key,
+    agent_leader,
     agent_of,
     constant,
     executing_warps,
