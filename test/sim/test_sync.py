@@ -1021,8 +1021,7 @@ class Pair:
     grid: int = 1
     cluster: int | None = None
     by_cta: bool = False
-    """The roles are CTAs (rank 0 / 1 of the grid or cluster), not warps."""
-    extra: str = ""
+    """The roles are CTAs (rank 0 / 1 of the grid, or of the cluster), not warps."""
     finish: str = ""
     params: str = ".param .u64 out"
     arrays: Callable[[], list[np.ndarray]] | None = None
@@ -1048,9 +1047,8 @@ COMMON = """\
 def _pair_source(
     pair: Pair, *, synced: bool, producer_role: int, producer_first: bool
 ) -> str:
-    role = "%r29" if pair.by_cta else "%r30"
-    if pair.cluster is not None:
-        role = "%r28"
+    # The role register: the cluster rank, the CTA or the warp.
+    role = "%r28" if pair.cluster is not None else "%r29" if pair.by_cta else "%r30"
     blocks = [("PRODUCER", pair.producer), ("CONSUMER", pair.consumer)]
     if not producer_first:
         blocks.reverse()
@@ -1061,11 +1059,7 @@ def _pair_source(
     for label, code in blocks:
         body += f"{label}:\n{_strip_marks(code, synced)}\n  bra.uni DONE;\n"
     body += "DONE:\n" + pair.finish
-    return kernel(
-        body,
-        params=pair.params,
-        decls=pair.extra,
-    )
+    return kernel(body, params=pair.params)
 
 
 def _strip_marks(code: str, synced: bool) -> str:
@@ -1183,7 +1177,6 @@ PAIRS = [
         racy=("ld.shared.u32", "cp.async.ca.shared.global [%r20], [%rd6], 4;"),
         params=".param .u64 out, .param .u64 src",
         arrays=lambda: [np.arange(64, dtype=np.uint32) * 7 + 1],
-        extra="",
     ),
     Pair(
         "bulk-group read wait before the source is overwritten",
