@@ -8,6 +8,12 @@ release store) publishes the thread's clock and then advances its own component;
 (leaving a barrier, observing an mbarrier phase, an acquire load) joins the published
 clock into the thread's.
 
+Relaxed operations synchronise through fences, as in the PTX memory model's release and
+acquire patterns: a fence (`fence.acq_rel`, `fence.sc`, `membar`) keeps the thread's clock
+as it was at the fence, and a later relaxed write (a relaxed store or atomic, a relaxed
+mbarrier arrive or `complete_tx`) publishes that clock; what a relaxed read observes is
+deferred, and joins the thread's clock at its next fence.
+
 Components 0..threads-1 are the threads. Asynchronous operations (TMA copies, bulk copies,
 cp.async, wgmma operand reads) are made by *units*: one component per issuing thread and
 kind of completion (a wgmma group sequence, a bulk-group sequence, the TMA loads completing
@@ -46,6 +52,11 @@ class VectorClocks:
         """The thread that issues each unit's operations (for reports)."""
         self.unit_names: list[str] = []
         self._units: dict[Hashable, int] = {}
+        self.fence_rows: Clock | None = None
+        """Each thread's clock at its last fence (allocated at the first fence)."""
+        self.fenced = np.zeros(threads, dtype=np.bool_)
+        self.deferred: dict[int, Clock] = {}
+        """Per thread, what its relaxed reads observed since its last fence."""
 
     # -- components ---------------------------------------------------------------------
 
@@ -72,6 +83,10 @@ class VectorClocks:
             grown = np.zeros((self.threads, capacity), dtype=np.int32)
             grown[:, : self.matrix.shape[1]] = self.matrix
             self.matrix = grown
+            if self.fence_rows is not None:
+                rows = np.zeros((self.threads, capacity), dtype=np.int32)
+                rows[:, : self.fence_rows.shape[1]] = self.fence_rows
+                self.fence_rows = rows
         slots = needed - self.threads
         if slots > self.unit_clock.shape[0]:
             size = max(self.unit_clock.shape[0] * 2, slots)
@@ -133,6 +148,42 @@ class VectorClocks:
         rows = self.matrix[lanes, :width]
         np.maximum(rows, clock, out=rows)
         self.matrix[lanes, :width] = rows
+
+    # -- fences --------------------------------------------------------------------------
+
+    def fence(self, lanes: npt.NDArray[Any]) -> None:
+        """A release-acquire fence by each thread: what its relaxed reads observed joins
+        its clock, and its clock now is what its later relaxed writes publish."""
+        self.acquire_deferred(lanes)
+        if self.fence_rows is None:
+            self.fence_rows = np.zeros_like(self.matrix)
+        self.fence_rows[lanes] = self.matrix[lanes]
+        self.fenced[lanes] = True
+        self.tick(lanes)
+
+    def fenced_clock(self, lanes: npt.NDArray[Any]) -> Clock | None:
+        """What a relaxed write by the threads publishes: the join of their clocks at their
+        last fences (None if none of them has fenced)."""
+        if self.fence_rows is None:
+            return None
+        rows = lanes[self.fenced[lanes]]
+        if rows.size == 0:
+            return None
+        return self.fence_rows[rows, : self.components].max(axis=0)
+
+    def defer(self, lanes: npt.NDArray[Any], clock: Clock) -> None:
+        """The threads' relaxed reads observed `clock`; it joins at their next fence."""
+        for lane in lanes.tolist():
+            known = self.deferred.get(lane)
+            self.deferred[lane] = clock.copy() if known is None else join(known, clock)
+
+    def acquire_deferred(self, lanes: npt.NDArray[Any]) -> None:
+        if not self.deferred:
+            return
+        for lane in lanes.tolist():
+            clock = self.deferred.pop(lane, None)
+            if clock is not None:
+                self.acquire(np.array([lane]), clock)
 
     def learn(self, lanes: npt.NDArray[Any], component: int, clock: int) -> None:
         """The threads learn that a unit's operations up to `clock` have completed."""

@@ -12,6 +12,12 @@ A thread blocks at a barrier until the barrier completes, at a collective until 
 thread it needs has arrived, and at an mbarrier wait once it has polled without the
 barrier changing; it is woken by the event it waits for. When no thread can run and some
 have not exited, the run is deadlocked, and the error says who waits on what.
+
+A thread that spins on memory (loads or atomics again from the same instruction while
+nothing anyone could observe has changed) steps aside: the scheduler runs the other
+threads first, until something changes, so that a spin loop at a low PC cannot starve the
+thread it waits for. When only spinning threads are left and one of them comes back to
+the same state with nothing changed, it would spin forever: the run stops with a livelock.
 """
 
 from __future__ import annotations
@@ -127,6 +133,13 @@ class Machine:
         # Without tracking (for benchmarks of the bare interpreter) no hazard is seen.
         self.clocks = VectorClocks(lanes) if self.track else None
         self.waiters: dict[Hashable, list[Waiter]] = defaultdict(list)
+        self.poll_pc = np.full(lanes, -1, dtype=np.int64)
+        self.poll_version = np.full(lanes, -1, dtype=np.int64)
+        self.spinning = np.full(lanes, -1, dtype=np.int64)
+        """The version at which each thread was last seen spinning (it steps aside while
+        the version stays the same)."""
+        self.spin_states: set[int] = set()
+        self.spin_states_version = -1
         self.state = {k: v for k, v in self.state.items() if k in PERSISTENT}
         self.shared = self._region(
             "shared", self.shared_bytes, owners=geometry.ctas, tracked=True
@@ -188,6 +201,10 @@ class Machine:
                 if (status == EXITED).all():
                     return
                 self.deadlock()
+            if self.spin_states_version >= 0:
+                fresh = runnable & (self.spinning != self.version)
+                if fresh.any():
+                    runnable = fresh
             at = int(pc[runnable].min())
             lanes = np.flatnonzero(runnable & (pc == at))
             inst = instructions[at]
@@ -237,6 +254,41 @@ class Machine:
     def bump(self) -> None:
         self.version += 1
 
+    def poll(self, lanes: Lanes, inst: Instruction) -> None:
+        """`lanes` read memory at `inst`: those that read there last time too, with nothing
+        changed since, are spinning and step aside (see the module doc)."""
+        again = (self.poll_pc[lanes] == inst.pc) & (
+            self.poll_version[lanes] == self.version
+        )
+        self.poll_pc[lanes] = inst.pc
+        self.poll_version[lanes] = self.version
+        spinning = lanes[again]
+        if spinning.size == 0:
+            return
+        self.spinning[spinning] = self.version
+        if self.spin_states_version != self.version:
+            self.spin_states_version = self.version
+            self.spin_states = set()
+        runnable = self.status == RUNNABLE
+        if (runnable & (self.spinning != self.version)).any():
+            return
+        # Only spinning threads are left: the same state again is an endless loop.
+        state = hash(
+            (
+                runnable.tobytes(),
+                self.pc[runnable].tobytes(),
+                self.call_depth[runnable].tobytes(),
+                *(r[runnable].tobytes() for r in self.regs),
+            )
+        )
+        if state in self.spin_states:
+            self.fail(
+                f"livelock: {self.describe_lanes(spinning)} spin on memory that no thread "
+                "that could still change it will change",
+                inst,
+            )
+        self.spin_states.add(state)
+
     def exit(self, lanes: Lanes) -> None:
         self.status[lanes] = EXITED
         self.bump()
@@ -269,20 +321,22 @@ class Machine:
     # -- reporting -------------------------------------------------------------------------
 
     def describe_lanes(self, lanes: Lanes, pc: int | None = None) -> str:
-        """`threads 0-127 of CTA (0, 0, 0) at line 12` for a group of lanes (at `pc`, or
-        where they are now)."""
+        """`threads 0-127 of CTA (0, 0, 0)` for a group of lanes, and ` at line 12` with a
+        `pc` (an error raised by an instruction is located already: the scheduler has
+        moved the lanes' own PCs past it)."""
         geometry = self.geometry
         ctas = np.unique(geometry.lane_cta[lanes])
         first = int(ctas[0])
         tids = geometry.lane_tid[lanes[geometry.lane_cta[lanes] == first]]
         span = _span(tids)
-        where = self.program.instructions[
-            int(self.pc[lanes[0]]) if pc is None else pc
-        ].where()
         cta_text = f"CTA {geometry.describe_cta(first)}"
         if ctas.size > 1:
             cta_text += f" (and {ctas.size - 1} more CTAs)"
-        return f"threads {span} of {cta_text} at {where}"
+        if pc is None:
+            return f"threads {span} of {cta_text}"
+        return (
+            f"threads {span} of {cta_text} at {self.program.instructions[pc].where()}"
+        )
 
     def party(self, lane: int, pc: int | None, what: str | None = None) -> Party:
         inst = self.program.instructions[pc] if pc is not None and pc >= 0 else None

@@ -81,9 +81,21 @@ def new_region(
     return Region(name, size, np.zeros(total, dtype=np.uint8), shadow, label=name)
 
 
+def _wide(region: Region, offsets: Ints, size: int) -> bool:
+    """Whether the accesses can go through a view of `size`-byte words: each must sit on
+    a multiple of its size in the region's data. An access aligned in its own space need
+    not be: the spaces of the threads (local) and of the CTAs (shared) are laid out one
+    after another, each as long as it is."""
+    return (
+        size in (1, 2, 4, 8)
+        and region.data.shape[0] % 8 == 0
+        and not (offsets & (size - 1)).any()
+    )
+
+
 def gather(region: Region, offsets: Ints, size: int) -> npt.NDArray[np.uint8]:
     """The `size` bytes at each offset, as an (n, size) array."""
-    if size in (1, 2, 4, 8) and region.data.shape[0] % 8 == 0:
+    if _wide(region, offsets, size):
         wide = region.data.view(_UNSIGNED[size])
         return wide[offsets // size].view(np.uint8).reshape(-1, size)
     index = offsets[:, None] + np.arange(size)
@@ -94,7 +106,7 @@ def scatter(
     region: Region, offsets: Ints, values: npt.NDArray[np.uint8], size: int
 ) -> None:
     """Store (n, size) bytes at each offset (later rows win where offsets repeat)."""
-    if size in (1, 2, 4, 8) and region.data.shape[0] % 8 == 0:
+    if _wide(region, offsets, size):
         wide = region.data.view(_UNSIGNED[size])
         wide[offsets // size] = (
             np.ascontiguousarray(values).view(_UNSIGNED[size]).reshape(-1)

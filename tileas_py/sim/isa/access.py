@@ -182,9 +182,26 @@ def _cluster_target(
         )
     cluster = geometry.cta_cluster[ctas]
     targets = geometry.cluster_members[cluster, np.where(mapped, rank, 0)]
-    return np.where(mapped, offsets & mem.OFFSET_MASK, offsets), np.where(
-        mapped, targets, ctas
-    )
+    targets = np.where(mapped, targets, ctas)
+    check_running(m, inst, targets, group.lanes)
+    return np.where(mapped, offsets & mem.OFFSET_MASK, offsets), targets
+
+
+def check_running(m: Machine, inst: Instruction, ctas: Lanes, lanes: Lanes) -> None:
+    """Stop the run if a thread reaches the shared memory of a CTA of its cluster whose
+    threads have all exited (its shared memory is gone: a cluster must not exit before
+    its peers are done with it)."""
+    from tileas_py.sim.machine import EXITED
+
+    padded = m.geometry.padded
+    for cta in np.unique(ctas).tolist():
+        if (m.status[cta * padded : (cta + 1) * padded] == EXITED).all():
+            i = int(np.flatnonzero(ctas == cta)[0])
+            m.fail(
+                f"access to the shared memory of CTA {m.geometry.describe_cta(cta)}, "
+                f"whose threads have all exited, by {m.describe_lanes(lanes[i : i + 1])}",
+                inst,
+            )
 
 
 def _global(

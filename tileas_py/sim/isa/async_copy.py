@@ -26,7 +26,7 @@ import numpy.typing as npt
 from tileas_py.sim import memory as mem
 from tileas_py.sim.clocks import Clock
 from tileas_py.sim.isa import Unsupported, semantics
-from tileas_py.sim.isa.access import resolve, space_of
+from tileas_py.sim.isa.access import check_running, resolve, space_of
 from tileas_py.sim.isa.mbarrier import Key, complete_tx, locate
 from tileas_py.sim.isa.operands import (
     Address,
@@ -39,7 +39,7 @@ from tileas_py.sim.isa.operands import (
     reader,
 )
 from tileas_py.sim.program import Action, Instruction
-from tileas_py.sim.ptx_types import ptx_type
+from tileas_py.sim.ptx_types import is_type_name, ptx_type
 from tileas_py.sim.races import Actor
 from tileas_py.sim.tensormap import (
     SHARED_ALIGNMENT,
@@ -237,8 +237,9 @@ def _compile_bulk(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         return lambda m, lanes: commit(m, "bulk", lanes)
     if "wait_group" in parts:
         keep = ops[0]
-        assert hasattr(keep, "value")
-        count = int(keep.value)  # pyright: ignore[reportAttributeAccessIssue]
+        if not isinstance(keep, Imm):
+            raise Unsupported("the group count must be an immediate")
+        count = keep.value
         reads_only = "read" in parts
         return lambda m, lanes: wait_groups(
             m, "bulk", lanes, count, reads_only=reads_only
@@ -497,6 +498,8 @@ def _reduce(
             "and": lambda: a & b,
             "or": lambda: a | b,
             "xor": lambda: a ^ b,
+            "inc": lambda: np.where(a >= b, 0, a + 1),
+            "dec": lambda: np.where((a == 0) | (a > b), b, a - 1),
         }[op]()
     return np.ascontiguousarray(result.astype(dtype)).view(np.uint8).reshape(old.shape)
 
@@ -510,6 +513,17 @@ def _compile_bulk_copy(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
         raise Unsupported("expected a destination and a source space")
     dest, source = spaces
     multicast = "multicast::cluster" in parts
+    # cp.reduce.async.bulk: each element of the destination is reduced with the source's,
+    # atomically (reductions into the same bytes do not race with each other).
+    reduce_op = None
+    reduce_type: Any = None
+    if parts[1] == "reduce":
+        reduce_op = next((p for p in parts if p in _REDUCTIONS), None)
+        types = [p for p in parts if is_type_name(p)]
+        if reduce_op is None or not types:
+            raise Unsupported("expected a reduction operation and type")
+        reduce_type = ptx_type(types[-1]).dtype
+    mode = "atomic" if reduce_op is not None else "write"
     read_dst, dst_symbol = address_reader(m, inst, ops[0])
     read_src, src_symbol = address_reader(m, inst, ops[1])
     read_size = reader(m, inst, ops[2], U32)
@@ -574,10 +588,13 @@ def _compile_bulk_copy(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
                     dst.region,
                     dst.offsets,
                     size,
-                    "write",
+                    mode,
                     proxy=False,
                     what="bulk copy write",
                 )
+                if reduce_op is not None:
+                    old = mem.gather(dst.region, dst.offsets, size)
+                    data = _reduce(reduce_op, old, data, reduce_type)
                 mem.scatter(dst.region, dst.offsets, data, size)
                 groups(m, "bulk", lane).open.extend([read, write])
                 continue
@@ -610,6 +627,7 @@ def _compile_bulk_copy(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
             targets = _targets(
                 m, lane, int(dst_ctas[0]), masks[i] if masks is not None else None
             )
+            check_running(m, inst, np.array(targets, dtype=np.int64), one)
             for cta in targets:
                 flat = np.array([cta * m.shared.size + int(dst_offsets[0])])
                 if int(dst_offsets[0]) + size > m.shared.size:
@@ -621,11 +639,15 @@ def _compile_bulk_copy(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
                     m.shared,
                     flat,
                     size,
-                    "write",
+                    mode,
                     proxy=False,
                     what="bulk copy write",
                 )
-                mem.scatter(m.shared, flat, data, size)
+                written = data
+                if reduce_op is not None:
+                    old = mem.gather(m.shared, flat, size)
+                    written = _reduce(reduce_op, old, data, reduce_type)
+                mem.scatter(m.shared, flat, written, size)
                 bar_cta = cta if masks is not None else int(bar_ctas[0])
                 complete_tx(
                     m, inst, (bar_cta, int(bar_offsets[0])), size, lane, op.done
@@ -633,6 +655,9 @@ def _compile_bulk_copy(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
         m.bump()
 
     return run
+
+
+_REDUCTIONS = ("add", "min", "max", "inc", "dec", "and", "or", "xor")
 
 
 def _state(space: str) -> str:
@@ -650,13 +675,15 @@ class CpAsyncGroups:
     """Every thread's cp.async unit and commit groups, as arrays over the threads.
 
     All of a thread's copies are operations of its one cp.async unit; their clocks grow in
-    issue order and the groups complete in order, so a group is known by its last clock.
+    issue order and the groups complete in order, so a group is known by the last clock
+    issued before its commit (an empty group's completion still says that every older
+    group completed).
     """
 
     base: int
     """The unit component of thread 0 (thread t's is base + t); -1 when not checking."""
-    open: npt.NDArray[np.int64]
-    """The last clock issued since the thread's last commit (0: none)."""
+    latest: npt.NDArray[np.int64]
+    """The last clock the thread issued (0: none yet)."""
     queue: npt.NDArray[np.int64]
     """The last clock of each committed, pending group, oldest first."""
     count: npt.NDArray[np.int64]
@@ -688,9 +715,8 @@ def _commit_cp_async(m: Machine, lanes: Lanes) -> None:
         # The oldest pending group is older than any wait can name: keep the newest.
         g.queue[full, :-1] = g.queue[full, 1:]
         g.count[full] -= 1
-    g.queue[lanes, g.count[lanes]] = g.open[lanes]
+    g.queue[lanes, g.count[lanes]] = g.latest[lanes]
     g.count[lanes] += 1
-    g.open[lanes] = 0
 
 
 def _wait_cp_async(m: Machine, lanes: Lanes, keep: int) -> None:
@@ -772,7 +798,7 @@ def _compile_cp_async(m: Machine, inst: Instruction, ops: list[Operand]) -> Acti
             # what the thread knows; it writes through the generic proxy.
             components = g.base + lanes
             clocks = m.clocks.next_unit_clocks(components)
-            g.open[lanes] = clocks
+            g.latest[lanes] = clocks
             actor = Actor(components, clocks, lanes, None, inst.pc)
         for piece in dst_pieces:
             m.record(

@@ -9,9 +9,11 @@ barrier: a wait returns once every thread of the cluster has arrived in the phas
 waiting thread arrived in.
 
 `fence.proxy.async` covers the generic writes ordered before it for the async proxy (see
-`tileas_py.sim.races`). The other fences and `membar` order memory; the simulator's memory
-is sequentially consistent, and strong accesses synchronise (`memory_ops`), so they need
-no action of their own.
+`tileas_py.sim.races`). The other fences and `membar` are the fences of the PTX memory
+model's release and acquire patterns: relaxed strong operations synchronise through them
+(`clocks.VectorClocks.fence`); arriving at a CTA barrier acquires what the thread's relaxed
+reads observed. The simulator's memory is
+sequentially consistent, so fences move no data.
 PTX ISA, "Parallel Synchronization and Communication Instructions":
 https://docs.nvidia.com/cuda/parallel-thread-execution/#parallel-synchronization-and-communication-instructions
 """
@@ -25,9 +27,10 @@ import numpy as np
 import numpy.typing as npt
 
 from tileas_py.sim.clocks import Clock, join
+from tileas_py.sim.geometry import WARP
 from tileas_py.sim.isa import Unsupported, semantics
 from tileas_py.sim.isa.collective import converge, wake_all_convergence
-from tileas_py.sim.isa.operands import Operand, reader, writer
+from tileas_py.sim.isa.operands import Operand, Writer, reader, writer
 from tileas_py.sim.program import Action, Instruction
 from tileas_py.sim.ptx_types import ptx_type
 
@@ -41,30 +44,51 @@ PRED = ptx_type("pred")
 
 @dataclass
 class CtaBarrier:
-    arrived: int = 0
+    """One named barrier of one CTA, between two completions.
+
+    Arrival is per warp: a thread's arrival waits for the warp's other threads that have
+    not exited, and then the warp arrives for all of them (a warp counts as 32 threads
+    against the barrier's thread count).
+    """
+
+    pending: dict[int, int] = field(default_factory=dict[int, int])
+    """Per warp, threads arrived that have not yet made a warp arrival."""
+    warps: int = 0
+    """Warp arrivals."""
+    threads: int = 0
+    """Thread arrivals (for reports)."""
     expected: int | None = None
+    """The instruction's thread count; None: every warp of the CTA that has not exited."""
     waiting: list[Lanes] = field(default_factory=list[Lanes])
     clock: Clock | None = None
     reduction: list[npt.NDArray[np.bool_]] = field(
         default_factory=list[npt.NDArray[np.bool_]]
     )
     reduce_lanes: list[Lanes] = field(default_factory=list[Lanes])
-    writers: list[tuple[Lanes, Instruction]] = field(
-        default_factory=list[tuple[Lanes, Instruction]]
-    )
+    op: str | None = None
+    result_writer: Writer | None = None
 
 
 def _barriers(m: Machine) -> dict[tuple[int, int], CtaBarrier]:
     return m.state.setdefault("cta_barriers", {})
 
 
-def _cta_threads_left(m: Machine, cta: int) -> int:
+def _not_exited(m: Machine, first: int, count: int) -> npt.NDArray[np.bool_]:
     from tileas_py.sim.machine import EXITED
 
+    window = slice(first, first + count)
+    return m.geometry.live[window] & (m.status[window] != EXITED)
+
+
+def _cta_threads_left(m: Machine, cta: int) -> int:
     padded = m.geometry.padded
-    status = m.status[cta * padded : (cta + 1) * padded]
-    live = m.geometry.live[cta * padded : (cta + 1) * padded]
-    return int((live & (status != EXITED)).sum())
+    return int(_not_exited(m, cta * padded, padded).sum())
+
+
+def _cta_warps_left(m: Machine, cta: int) -> int:
+    padded = m.geometry.padded
+    left = _not_exited(m, cta * padded, padded).reshape(-1, WARP)
+    return int(left.any(axis=1).sum())
 
 
 @semantics("bar", "barrier", klass="sync")
@@ -102,7 +126,7 @@ def compile_bar(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         if lanes.size == 0:
             return
         if aligned:
-            lanes = converge(m, inst, lanes, 32)
+            lanes = converge(m, inst, lanes, WARP, exited_ok=True)
             if lanes.size == 0:
                 return
         ids = read_id(m, lanes)
@@ -114,11 +138,30 @@ def compile_bar(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
             chosen = keys == key
             group = lanes[chosen]
             cta, barrier_id = divmod(key, 16)
+            if barrier_id > 15:
+                m.fail(f"barrier {barrier_id} is outside 0..15", inst)
             state = _barriers(m).setdefault((cta, barrier_id), CtaBarrier())
             if counts is not None:
-                state.expected = int(counts[chosen][0])
-            state.arrived += int(group.size)
+                count = int(counts[chosen][0])
+                if count <= 0 or count % WARP:
+                    m.fail(
+                        f"barrier thread count {count} is not a positive multiple of "
+                        f"{WARP}",
+                        inst,
+                    )
+                state.expected = count
+            elif kind == "arrive":
+                m.fail("bar.arrive needs a thread count", inst)
+            for warp in np.unique(group // WARP).tolist():
+                state.pending[warp] = state.pending.get(warp, 0) + int(
+                    (group // WARP == warp).sum()
+                )
+            state.threads += int(group.size)
             if m.clocks is not None:
+                # What the threads' relaxed reads observed joins their clocks first (an
+                # acquire fence, as CUDA's __syncthreads is taken to be), so that the
+                # barrier passes it on.
+                m.clocks.acquire_deferred(group)
                 published = m.clocks.release(group)
                 state.clock = (
                     published if state.clock is None else join(state.clock, published)
@@ -129,13 +172,15 @@ def compile_bar(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
                 if flags is not None and result_writer is not None:
                     state.reduction.append(flags[chosen])
                     state.reduce_lanes.append(group)
+                    state.op = op
+                    state.result_writer = result_writer
                 m.block(
                     group,
                     ("bar", cta, barrier_id),
                     f"barrier {barrier_id} ({_expected_text(m, cta, barrier_id)})",
                     at=inst,
                 )
-            _try_complete(m, cta, barrier_id, op, result_writer)
+            _try_complete(m, cta, barrier_id)
         m.bump()
 
     return run
@@ -148,19 +193,29 @@ def _expected_text(m: Machine, cta: int, barrier_id: int) -> str:
     expected = (
         state.expected if state.expected is not None else _cta_threads_left(m, cta)
     )
-    return f"{state.arrived} of {expected} threads arrived"  # per CTA
+    return f"{state.threads} of {expected} threads arrived"
 
 
-def _try_complete(
-    m: Machine, cta: int, barrier_id: int, op: str | None = None, result_writer=None
-) -> None:
+def _count_warps(m: Machine, state: CtaBarrier) -> None:
+    """Turn the warps whose threads that have not exited have all arrived into warp
+    arrivals."""
+    for warp, arrived in list(state.pending.items()):
+        left = int(_not_exited(m, warp * WARP, WARP).sum())
+        if arrived >= left:
+            state.warps += 1
+            del state.pending[warp]
+
+
+def _try_complete(m: Machine, cta: int, barrier_id: int) -> None:
     state = _barriers(m).get((cta, barrier_id))
-    if state is None or state.arrived == 0:
+    if state is None or state.threads == 0:
         return
-    expected = (
-        state.expected if state.expected is not None else _cta_threads_left(m, cta)
-    )
-    if state.arrived < expected:
+    _count_warps(m, state)
+    if state.expected is not None:
+        done = state.warps * WARP >= state.expected
+    else:
+        done = state.warps >= _cta_warps_left(m, cta)
+    if not done:
         return
     del _barriers(m)[(cta, barrier_id)]
     waiting = (
@@ -168,16 +223,17 @@ def _try_complete(
     )
     if m.clocks is not None and state.clock is not None and waiting.size:
         m.clocks.acquire(waiting, state.clock)
-    if state.reduce_lanes and result_writer is not None:
+    if state.reduce_lanes and state.result_writer is not None:
         every = np.concatenate(state.reduction)
+        reduced = np.concatenate(state.reduce_lanes)
         result: npt.NDArray[np.generic]
-        if op == "popc":
-            result = np.full(waiting.size, int(every.sum()), dtype=np.uint32)
-        elif op == "and":
-            result = np.full(waiting.size, bool(every.all()), dtype=np.bool_)
+        if state.op == "popc":
+            result = np.full(reduced.size, int(every.sum()), dtype=np.uint32)
+        elif state.op == "and":
+            result = np.full(reduced.size, bool(every.all()), dtype=np.bool_)
         else:
-            result = np.full(waiting.size, bool(every.any()), dtype=np.bool_)
-        result_writer(m, np.concatenate(state.reduce_lanes), result)
+            result = np.full(reduced.size, bool(every.any()), dtype=np.bool_)
+        state.result_writer(m, reduced, result)
     m.wake(("bar", cta, barrier_id))
 
 
@@ -220,11 +276,6 @@ def _cluster_state(
     return barriers, m.state["cluster_arrived"]
 
 
-def _cluster_threads_left(m: Machine, cluster: int) -> int:
-    ctas = m.geometry.cluster_members[cluster]
-    return sum(_cta_threads_left(m, int(c)) for c in ctas)
-
-
 def _compile_cluster(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     parts = inst.parts
     action = parts[2]
@@ -235,7 +286,7 @@ def _compile_cluster(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
         if lanes.size == 0:
             return
         if aligned:
-            lanes = converge(m, inst, lanes, 32)
+            lanes = converge(m, inst, lanes, WARP, exited_ok=True)
             if lanes.size == 0:
                 return
         barriers, arrived = _cluster_state(m)
@@ -252,13 +303,18 @@ def _compile_cluster(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
                     )
                 arrived[group] = state.phase
                 state.arrived += int(group.size)
-                if m.clocks is not None and not relaxed:
-                    published = m.clocks.release(group)
-                    state.clock = (
-                        published
-                        if state.clock is None
-                        else join(state.clock, published)
+                if m.clocks is not None:
+                    published = (
+                        m.clocks.fenced_clock(group)
+                        if relaxed
+                        else m.clocks.release(group)
                     )
+                    if published is not None:
+                        state.clock = (
+                            published
+                            if state.clock is None
+                            else join(state.clock, published)
+                        )
                 _try_complete_cluster(m, cluster)
             elif action == "wait":
                 phases = arrived[group]
@@ -300,12 +356,19 @@ def _acquire_cluster(
 
 
 def _try_complete_cluster(m: Machine, cluster: int) -> None:
-    barriers, _ = _cluster_state(m)
+    """The phase completes when every thread of the cluster that has not exited has
+    arrived in it (a thread that arrived and then exited counts once, as it should)."""
+    barriers, arrived = _cluster_state(m)
     state = barriers.get(cluster)
     if state is None or state.arrived == 0:
         return
-    if state.arrived < _cluster_threads_left(m, cluster):
-        return
+    padded = m.geometry.padded
+    for cta in m.geometry.cluster_members[cluster].tolist():
+        window = slice(cta * padded, (cta + 1) * padded)
+        if (
+            _not_exited(m, cta * padded, padded) & (arrived[window] != state.phase)
+        ).any():
+            return
     state.completed[state.phase] = state.clock
     state.completed.pop(state.phase - 2, None)
     state.phase += 1
@@ -335,30 +398,37 @@ def _compile_warp_sync(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
 @semantics("membar", "fence", klass="sync")
 def compile_fence(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     parts = inst.parts
-    if (
-        inst.root == "fence"
-        and len(parts) > 2
-        and parts[1] == "proxy"
-        and parts[2] == "async"
-    ):
-        spaces = [
-            p
-            for p in parts[3:]
-            if p in ("shared::cta", "shared::cluster", "global", "shared")
-        ]
+    if inst.root == "fence" and len(parts) > 1 and parts[1] == "proxy":
+        if len(parts) > 2 and parts[2] == "async":
+            return _compile_proxy_fence(parts)
+        # Other proxies (tensormap, alias) order nothing the checker tracks.
+        return lambda m, lanes: None
 
-        def proxy_fence(m: Machine, lanes: Lanes) -> None:
-            if lanes.size == 0 or m.clocks is None:
-                return
-            m.clocks.tick(lanes)
-            for region in m.regions:
-                if region.shadow is None:
+    def fence(m: Machine, lanes: Lanes) -> None:
+        if lanes.size and m.clocks is not None:
+            m.clocks.fence(lanes)
+
+    return fence
+
+
+def _compile_proxy_fence(parts: list[str]) -> Action:
+    spaces = [
+        p
+        for p in parts[3:]
+        if p in ("shared::cta", "shared::cluster", "global", "shared")
+    ]
+
+    def proxy_fence(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0 or m.clocks is None:
+            return
+        m.clocks.tick(lanes)
+        for region in m.regions:
+            if region.shadow is None:
+                continue
+            if spaces:
+                wanted = "shared" if region is m.shared else "global"
+                if not any(s.startswith(wanted) for s in spaces):
                     continue
-                if spaces:
-                    wanted = "shared" if region is m.shared else "global"
-                    if not any(s.startswith(wanted) for s in spaces):
-                        continue
-                region.shadow.fence(lanes)
+            region.shadow.fence(lanes)
 
-        return proxy_fence
-    return lambda m, lanes: None
+    return proxy_fence

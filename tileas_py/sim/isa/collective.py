@@ -10,7 +10,7 @@ threads that came.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -34,109 +34,151 @@ def converge(
     lanes: Lanes,
     scope: int,
     masks: Masks | None = None,
+    *,
+    exited_ok: bool = False,
 ) -> Lanes:
     """The lanes that may run `inst` now; the rest wait for their group to gather.
 
     `scope` is 32 (warp) or 128 (warpgroup); `masks` (one per lane, warp scope) lists the
-    lanes of the warp each thread needs, for the `.sync` forms with a member mask.
+    lanes of the warp each thread needs, for the `.sync` forms with a member mask. The
+    threads of a warp with one mask are one collective; threads with disjoint masks are
+    separate collectives (at most one of a warp's runs now, so that the instruction sees
+    one collective per warp; the others run next). With `exited_ok` (the barriers)
+    threads of the group that exited are not needed; otherwise needing one is a hazard.
     """
-    from tileas_py.sim.machine import BLOCKED, EXITED
+    from tileas_py.sim.machine import BLOCKED, EXITED, RUNNABLE
 
     if lanes.size == 0:
         return lanes
-    geometry = m.geometry
-    key_base = ("converge", inst.pc)
-    waiting = m.waiters.get(key_base)
+    key = ("converge", inst.pc)
+    waiting = m.waiters.get(key)
     candidates = lanes
     if waiting:
         parked = np.concatenate([w.lanes for w in waiting])
         parked = parked[m.status[parked] == BLOCKED]
-        del m.waiters[key_base]
+        del m.waiters[key]
         candidates = np.union1d(lanes, parked)
+    lane_masks = None
+    if masks is not None:
+        stored = m.state.get("converge_masks")
+        if stored is None:
+            stored = np.zeros(m.lanes, dtype=np.uint32)
+            m.state["converge_masks"] = stored
+        stored[lanes] = masks
+        lane_masks = stored[candidates]
+    present = np.zeros(m.lanes, dtype=np.bool_)
+    present[candidates] = True
     group = candidates // scope
     ready: list[Lanes] = []
-    wait: list[Lanes] = []
-    present_mask = np.zeros(m.lanes, dtype=np.bool_)
-    present_mask[candidates] = True
-    for g in np.unique(group).tolist():
-        members = np.arange(g * scope, (g + 1) * scope)
-        members = members[members < m.lanes]
-        chosen = candidates[group == g]
-        if masks is not None:
-            needed = _needed_by_mask(m, inst, chosen, lanes, masks)
-        else:
-            needed = members
-        live = needed[m.status[needed] != EXITED]
-        exited = needed[(m.status[needed] == EXITED) & geometry.live[needed]]
-        if exited.size:
-            m.hazard(
-                HazardKind.COLLECTIVE,
-                f"'{inst.opcode}' needs threads that have exited",
-                m.party(int(chosen[0]), inst.pc),
-                key=(HazardKind.COLLECTIVE, inst.pc, "exited"),
+    later: list[Lanes] = []
+    wait: list[tuple[Lanes, Lanes]] = []
+    for value in np.unique(group).tolist():
+        g = int(value)
+        in_group = group == g
+        chosen = candidates[in_group]
+        collectives: list[tuple[Lanes, Lanes]]
+        if lane_masks is None:
+            members = np.arange(
+                g * scope, min((g + 1) * scope, m.lanes), dtype=np.int64
             )
-        if present_mask[live].all():
-            ready.append(chosen)
+            collectives = [(chosen, members)]
         else:
-            wait.append(chosen)
-    for chosen in wait:
-        missing = _missing(m, chosen, scope, present_mask)
+            collectives = _by_mask(m, inst, chosen, lane_masks[in_group])
+        first = True
+        for arrived, needed in collectives:
+            live = needed[m.status[needed] != EXITED]
+            exited = needed[(m.status[needed] == EXITED) & m.geometry.live[needed]]
+            if exited.size and not exited_ok:
+                m.hazard(
+                    HazardKind.COLLECTIVE,
+                    f"'{inst.opcode}' needs threads that have exited",
+                    m.party(int(arrived[0]), inst.pc),
+                    key=(HazardKind.COLLECTIVE, inst.pc, "exited"),
+                )
+            if not present[live].all():
+                wait.append((arrived, live[~present[live]]))
+            elif first:
+                ready.append(arrived)
+                first = False
+            else:
+                later.append(arrived)
+    for arrived, missing in wait:
         m.block(
-            chosen,
-            key_base,
-            f"threads {missing} of their {'warp' if scope == WARP else 'warpgroup'} "
-            f"to reach '{inst.opcode}'",
+            arrived,
+            key,
+            f"threads {_span(m, missing)} of their "
+            f"{'warp' if scope == WARP else 'warpgroup'} to reach '{inst.opcode}'",
             at=inst,
             retry=True,
         )
+    if later:
+        # Another collective of the same warp: it runs at the next step.
+        rest = np.concatenate(later)
+        m.status[rest] = RUNNABLE
+        m.pc[rest] = inst.pc
     if not ready:
         return np.zeros(0, dtype=np.int64)
     run = np.concatenate(ready)
-    m.status[run] = 0
+    m.status[run] = RUNNABLE
     m.pc[run] = inst.next_pc
     return np.sort(run)
 
 
-def _needed_by_mask(
-    m: Machine, inst: Instruction, chosen: Lanes, lanes: Lanes, masks: Masks
-) -> Lanes:
-    warp_base = (chosen[0] // WARP) * WARP
-    position = np.searchsorted(lanes, chosen)
-    inside = (position < lanes.shape[0]) & (
-        lanes[np.minimum(position, lanes.shape[0] - 1)] == chosen
+def _by_mask(
+    m: Machine, inst: Instruction, chosen: Lanes, masks: Masks
+) -> list[tuple[Lanes, Lanes]]:
+    """The collectives among the threads of one warp: (who arrived, who is needed) for
+    each member mask. Masks that overlap without being equal, or that leave out a thread
+    that gives them, are a hazard; the threads then make one collective of them all."""
+    base = (int(chosen[0]) // WARP) * WARP
+    collectives: list[tuple[Lanes, Lanes]] = []
+    union = 0
+    agree = True
+    for mask in np.unique(masks).tolist():
+        needed = _mask_lanes(m, base, mask)
+        union |= mask
+        if (
+            np.isin(chosen[masks != mask], needed).any()
+            or not np.isin(chosen[masks == mask], needed).all()
+        ):
+            agree = False
+        collectives.append((chosen[masks == mask], needed))
+    if agree:
+        return collectives
+    m.hazard(
+        HazardKind.COLLECTIVE,
+        f"the threads of '{inst.opcode}' disagree on the member mask",
+        m.party(int(chosen[0]), inst.pc),
+        key=(HazardKind.COLLECTIVE, inst.pc, "mask"),
     )
-    chosen_masks = masks[position[inside]] if inside.any() else masks[:0]
-    if chosen_masks.size and (chosen_masks != chosen_masks[0]).any():
-        m.hazard(
-            HazardKind.COLLECTIVE,
-            f"the threads of '{inst.opcode}' disagree on the member mask",
-            m.party(int(chosen[0]), inst.pc),
-            key=(HazardKind.COLLECTIVE, inst.pc, "mask"),
-        )
-    mask = int(np.bitwise_or.reduce(chosen_masks)) if chosen_masks.size else 0
-    needed = [warp_base + i for i in range(WARP) if mask >> i & 1]
-    return np.array(needed, dtype=np.int64)
+    return [(chosen, np.union1d(_mask_lanes(m, base, union), chosen))]
 
 
-def _missing(
-    m: Machine, chosen: Lanes, scope: int, present: npt.NDArray[np.bool_]
-) -> str:
-    from tileas_py.sim.machine import EXITED
+def _mask_lanes(m: Machine, base: int, mask: int) -> Lanes:
+    return np.array(
+        [base + i for i in range(WARP) if mask >> i & 1 and base + i < m.lanes],
+        dtype=np.int64,
+    )
 
-    base = (int(chosen[0]) // scope) * scope
-    members = np.arange(base, min(base + scope, m.lanes))
-    absent = members[~present[members] & (m.status[members] != EXITED)]
-    tids = m.geometry.lane_tid[absent]
+
+def _span(m: Machine, lanes: Lanes) -> str:
+    tids = m.geometry.lane_tid[lanes]
     if tids.size == 0:
         return "(none)"
-    return (
-        f"{int(tids.min())}-{int(tids.max())}" if tids.size > 1 else str(int(tids[0]))
-    )
+    if tids.size == 1:
+        return str(int(tids[0]))
+    return f"{int(tids.min())}-{int(tids.max())}"
 
 
 def wake_all_convergence(m: Machine) -> None:
     """Let threads waiting to converge look again (some thread they need has exited)."""
-    for key in [
-        k for k in m.waiters if isinstance(k, tuple) and k and k[0] == "converge"
-    ]:
+    keys = [key for key in m.waiters if _is_convergence(key)]
+    for key in keys:
         m.wake(key)
+
+
+def _is_convergence(key: object) -> bool:
+    if not isinstance(key, tuple):
+        return False
+    items = cast(tuple[object, ...], key)
+    return len(items) == 2 and items[0] == "converge"

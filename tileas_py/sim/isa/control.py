@@ -18,7 +18,7 @@ from tileas_py.dialects.ori.attributes import FunctionKind
 from tileas_py.sim.isa import Unsupported, semantics
 from tileas_py.sim.isa.operands import Operand, Paren, Sym
 from tileas_py.sim.machine import MAX_CALL_DEPTH
-from tileas_py.sim.program import Action, Instruction
+from tileas_py.sim.program import Action, Function, Instruction, Symbol
 
 if TYPE_CHECKING:
     from tileas_py.sim.machine import Machine
@@ -75,11 +75,12 @@ def compile_call(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     returns: tuple[Operand, ...] = ()
     arguments: tuple[Operand, ...] = ()
     rest = list(ops)
-    if rest and isinstance(rest[0], Paren):
-        returns = rest.pop(0).elements  # pyright: ignore[reportAttributeAccessIssue]
+    if rest and isinstance(head := rest[0], Paren):
+        returns = head.elements
+        rest.pop(0)
     callee = rest.pop(0) if rest else None
-    if rest and isinstance(rest[0], Paren):
-        arguments = rest.pop(0).elements  # pyright: ignore[reportAttributeAccessIssue]
+    if rest and isinstance(head := rest[0], Paren):
+        arguments = head.elements
     if not isinstance(callee, Sym):
         raise Unsupported("indirect calls")
     function = m.program.functions.get(callee.name)
@@ -115,9 +116,11 @@ def compile_call(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         if lanes.size == 0:
             return
         if (m.call_depth[lanes] >= MAX_CALL_DEPTH).any():
-            m.fail(
-                f"call depth above {MAX_CALL_DEPTH} (recursion is not supported)", inst
-            )
+            m.fail(f"call depth above {MAX_CALL_DEPTH}", inst)
+        if _active(m, lanes, inst, function):
+            # A function's registers, parameters and locals have one place per thread:
+            # a second activation would overwrite the first's.
+            m.fail(f"recursive call to '{function.name}' is not supported", inst)
         copy(
             lanes,
             [s.address for s in argument_symbols],
@@ -133,7 +136,21 @@ def compile_call(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     return call
 
 
-def _frame_symbol(m: Machine, inst: Instruction, operand: Operand):
+def _active(m: Machine, lanes: Lanes, inst: Instruction, function: Function) -> bool:
+    """Whether `function` is running already for any of the lanes (a recursive call)."""
+    if inst.function is function:
+        return True
+    depth = int(m.call_depth[lanes].max())
+    if depth == 0:
+        return False
+    sites = np.unique(m.call_site[lanes, :depth])
+    return any(
+        m.program.instructions[int(site)].function is function
+        for site in sites.tolist()
+    )
+
+
+def _frame_symbol(m: Machine, inst: Instruction, operand: Operand) -> Symbol:
     if not isinstance(operand, Sym):
         raise Unsupported("call arguments must be .param variables")
     symbol = m.program.symbol(inst.function, operand.name)
@@ -162,9 +179,11 @@ def compile_hint(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         from tileas_py.sim.ptx_types import ptx_type
 
         write = writer(m, inst, ops[0], ptx_type("b64"))
-        return lambda m, lanes: write(
-            m, lanes, np.zeros(lanes.shape[0], dtype=np.uint64)
-        )
+
+        def policy(m: Machine, lanes: Lanes) -> None:
+            write(m, lanes, np.zeros(len(lanes), dtype=np.uint64))
+
+        return policy
     return lambda m, lanes: None
 
 

@@ -80,7 +80,7 @@ def barriers(m: Machine) -> dict[Key, Mbarrier]:
     return m.state.setdefault("mbarriers", {})
 
 
-def locate(
+def locate(  # noqa: PLR0917 (an access: which instruction, where, by whom)
     m: Machine,
     inst: Instruction,
     space: str,
@@ -106,7 +106,13 @@ def locate(
 
 
 def _record(
-    m: Machine, inst: Instruction, ctas: Lanes, offsets: Lanes, lanes: Lanes, mode: str
+    m: Machine,
+    inst: Instruction,
+    ctas: Lanes,
+    offsets: Lanes,
+    lanes: Lanes,
+    *,
+    mode: str,
 ) -> None:
     actor = m.actor(lanes, inst.pc)
     m.record(
@@ -205,6 +211,12 @@ def _check_observers(
         )
 
 
+def released(m: Machine, lanes: Lanes) -> Clock | None:
+    """What a relaxed operation of the threads on the barrier publishes: their clocks at
+    their last fences."""
+    return m.clocks.fenced_clock(lanes) if m.clocks is not None else None
+
+
 def add_clock(barrier: Mbarrier, clock: Clock | None) -> None:
     if clock is None:
         return
@@ -224,7 +236,7 @@ def expect_tx(
     return barrier
 
 
-def complete_tx(
+def complete_tx(  # noqa: PLR0917 (mirrors expect_tx, with the copy's clock)
     m: Machine, inst: Instruction, key: Key, count: int, lane: int, clock: Clock | None
 ) -> None:
     """`count` bytes of an asynchronous copy arrived (its clock: what the copy knew)."""
@@ -248,12 +260,14 @@ def arrive(
     release: bool,
     no_complete: bool = False,
     drop: bool = False,
-) -> npt.NDArray[np.int64]:
-    """Arrive for each lane in turn; returns the phase each arrival counted toward."""
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Arrive for each lane in turn; returns, per lane, the phase its arrival counted
+    toward and the pending count just before it (what its state token captures)."""
     barrier = _get(m, inst, key, int(lanes[0]))
     phases = np.zeros(lanes.shape[0], dtype=np.int64)
+    before = np.zeros(lanes.shape[0], dtype=np.int64)
     if barrier is None:
-        return phases
+        return phases, before
     clocks = m.clocks
     start = 0
     while start < lanes.shape[0]:
@@ -265,10 +279,13 @@ def arrive(
         group = lanes[start:end]
         arrived = int(counts[start:end].sum())
         phases[start:end] = barrier.phase
+        before[start:end] = barrier.pending - (
+            cumulative[: end - start] - counts[start:end]
+        )
         if drop:
             barrier.expected -= arrived
-        if release and clocks is not None:
-            add_clock(barrier, clocks.release(group))
+        if clocks is not None:
+            add_clock(barrier, clocks.release(group) if release else released(m, group))
         barrier.pending -= arrived
         if barrier.pending < 0:
             m.hazard(
@@ -290,7 +307,7 @@ def arrive(
         maybe_complete(m, key, barrier, inst)
         start = end
     m.bump()
-    return phases
+    return phases, before
 
 
 def phase_done(
@@ -299,9 +316,9 @@ def phase_done(
     token: npt.NDArray[np.int64] | None,
 ) -> npt.NDArray[np.bool_]:
     if parity is not None:
-        return (barrier.phase & 1) != (parity & 1)
+        return np.not_equal(parity & 1, barrier.phase & 1)
     assert token is not None
-    return barrier.phase > token
+    return np.less(token, barrier.phase)
 
 
 def observe(
@@ -310,28 +327,31 @@ def observe(
     key: Key,
     barrier: Mbarrier,
     lanes: Lanes,
+    *,
     parity: npt.NDArray[np.int64] | None,
     token: npt.NDArray[np.int64] | None,
     acquire: bool,
 ) -> npt.NDArray[np.bool_]:
-    """Which lanes see their phase complete; they acquire it and are checked for aliasing."""
+    """Which lanes see their phase complete; they acquire it (a relaxed wait: at their
+    next fence) and are checked for aliasing."""
     done = phase_done(barrier, parity, token)
     if parity is not None:
-        _check_aliasing(m, inst, key, barrier, lanes, parity)
+        _check_aliasing(m, inst, key, barrier, lanes, parity=parity)
     seen = lanes[done]
     if seen.size:
         completed = barrier.phase - 1 if parity is not None else None
-        if acquire and m.clocks is not None:
+        if m.clocks is not None:
+            take = m.clocks.acquire if acquire else m.clocks.defer
             if completed is not None:
                 clock = barrier.completed.get(completed)
                 if clock is not None:
-                    m.clocks.acquire(seen, clock)
+                    take(seen, clock)
             else:
                 assert token is not None
                 for phase in np.unique(token[done]).tolist():
                     clock = barrier.completed.get(phase)
                     if clock is not None:
-                        m.clocks.acquire(seen[token[done] == phase], clock)
+                        take(seen[token[done] == phase], clock)
         own = (
             m.clocks.own(seen)
             if m.clocks is not None
@@ -352,6 +372,7 @@ def _check_aliasing(
     key: Key,
     barrier: Mbarrier,
     lanes: Lanes,
+    *,
     parity: npt.NDArray[np.int64],
 ) -> None:
     for lane, p in zip(lanes.tolist(), parity.tolist(), strict=True):
@@ -407,7 +428,7 @@ def _compile_init(
             return
         ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
         counts = read_count(m, lanes)
-        _record(m, inst, ctas, offsets, lanes, "write")
+        _record(m, inst, ctas, offsets, lanes, mode="write")
         for key, chosen in _groups(ctas, offsets):
             lane = int(lanes[chosen][-1])
             count = int(counts[chosen][-1])
@@ -447,7 +468,7 @@ def _compile_inval(
         if lanes.size == 0:
             return
         ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
-        _record(m, inst, ctas, offsets, lanes, "write")
+        _record(m, inst, ctas, offsets, lanes, mode="write")
         for key, chosen in _groups(ctas, offsets):
             barrier = _get(m, inst, key, int(lanes[chosen][0]))
             if barrier is not None:
@@ -468,15 +489,18 @@ def _compile_tx(
             return
         ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
         counts = read_count(m, lanes).astype(np.int64)
-        _record(m, inst, ctas, offsets, lanes, "atomic")
+        _record(m, inst, ctas, offsets, lanes, mode="atomic")
         for key, chosen in _groups(ctas, offsets):
             group = lanes[chosen]
             total = int(counts[chosen].sum())
+            # Both are relaxed: they publish what the threads' fences released.
             if action == "expect_tx":
-                expect_tx(m, inst, key, total, int(group[0]))
+                barrier = expect_tx(m, inst, key, total, int(group[0]))
+                if barrier is not None:
+                    add_clock(barrier, released(m, group))
+                    maybe_complete(m, key, barrier, inst)
             else:
-                clock = m.clocks.release(group) if m.clocks is not None else None
-                complete_tx(m, inst, key, total, int(group[0]), clock)
+                complete_tx(m, inst, key, total, int(group[0]), released(m, group))
         m.bump()
 
     return run
@@ -511,7 +535,7 @@ def _compile_arrive(
             if read_count is not None
             else np.ones(lanes.shape[0], dtype=np.int64)
         )
-        _record(m, inst, ctas, offsets, lanes, "atomic")
+        _record(m, inst, ctas, offsets, lanes, mode="atomic")
         tokens = np.zeros(lanes.shape[0], dtype=np.uint64)
         for key, chosen in _groups(ctas, offsets):
             group = lanes[chosen]
@@ -519,7 +543,7 @@ def _compile_arrive(
                 total = int(read_tx(m, group).astype(np.int64).sum())
                 if expect_tx(m, inst, key, total, int(group[0])) is None:
                     continue
-            phases = arrive(
+            phases, before = arrive(
                 m,
                 inst,
                 key,
@@ -529,10 +553,8 @@ def _compile_arrive(
                 no_complete=no_complete,
                 drop=drop,
             )
-            barrier = barriers(m).get(key)
-            pending = barrier.pending if barrier is not None else 0
             tokens[chosen] = (phases.astype(np.uint64) & np.uint64(0xFFFFFFFF)) | (
-                np.uint64(pending) << np.uint64(32)
+                before.astype(np.uint64) << np.uint64(32)
             )
         if state_writer is not None:
             state_writer(m, lanes, tokens)
@@ -560,7 +582,7 @@ def _compile_wait(
         if lanes.size == 0:
             return
         ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
-        _record(m, inst, ctas, offsets, lanes, "atomic")
+        _record(m, inst, ctas, offsets, lanes, mode="atomic")
         values = read_phase(m, lanes).astype(np.int64)
         done = np.ones(lanes.shape[0], dtype=np.bool_)
         for key, chosen in _groups(ctas, offsets):
@@ -570,7 +592,16 @@ def _compile_wait(
                 continue
             parity = values[chosen] if by_parity else None
             token = (values[chosen] & 0xFFFFFFFF) if not by_parity else None
-            seen = observe(m, inst, key, barrier, group, parity, token, acquire)
+            seen = observe(
+                m,
+                inst,
+                key,
+                barrier,
+                group,
+                parity=parity,
+                token=token,
+                acquire=acquire,
+            )
             done[chosen] = seen
             _poll(m, inst, key, barrier, group[~seen])
         write_done(m, lanes, done)
@@ -621,14 +652,23 @@ def compile_blocking_wait(m: Machine, inst: Instruction, ops: list[Operand]) -> 
         if lanes.size == 0:
             return
         ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
-        _record(m, inst, ctas, offsets, lanes, "atomic")
+        _record(m, inst, ctas, offsets, lanes, mode="atomic")
         parity = read_parity(m, lanes).astype(np.int64)
         for key, chosen in _groups(ctas, offsets):
             group = lanes[chosen]
             barrier = _get(m, inst, key, int(group[0]))
             if barrier is None:
                 continue
-            seen = observe(m, inst, key, barrier, group, parity[chosen], None, True)
+            seen = observe(
+                m,
+                inst,
+                key,
+                barrier,
+                group,
+                parity=parity[chosen],
+                token=None,
+                acquire=True,
+            )
             waiting = group[~seen]
             m.block(
                 waiting,

@@ -1,19 +1,21 @@
 """Loads, stores, atomics and address-space conversions.
 
-`ld` / `st` move 1 to 16 bytes per thread (a scalar or a `.v2` / `.v4` / `.v8` vector) in
-any state space, through `access.resolve` (bounds, alignment) and the race checker. Strong
+`ld` / `st` move 1 to 16 bytes per thread (a scalar or a `.v2` / `.v4` vector) in any
+state space, through `access.resolve` (bounds, alignment) and the race checker. Strong
 accesses (`.volatile`, `.relaxed`, `.acquire`, `.release`) and atomics do not race with
-each other; `.release` stores and atomics publish the thread's clock at the location and
-`.acquire` loads and atomics join it, which is how flag-based synchronisation orders the
-accesses around it. Atomics on one address from one group of threads are applied one
-thread after another, in lane order.
+each other. They are how flag-based synchronisation orders the accesses around it:
+`.release` stores and atomics publish the thread's clock at the location and `.acquire`
+loads and atomics join it; relaxed ones (atomics without a `.sem` too) publish the clock
+of the thread's last fence and defer what they observe to its next fence (the PTX memory
+model's release and acquire patterns, `clocks.VectorClocks.fence`). Atomics on one
+address from one group of threads are applied one thread after another, in lane order.
 PTX ISA, "Data Movement and Conversion Instructions":
 https://docs.nvidia.com/cuda/parallel-thread-execution/#data-movement-and-conversion-instructions
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -54,7 +56,10 @@ def _element_type(inst: Instruction) -> PtxType:
     types = [p for p in inst.parts[1:] if is_type_name(p)]
     if not types:
         raise Unsupported("no operand type")
-    return ptx_type(types[-1])
+    ty = ptx_type(types[-1])
+    if ty.bits > 64:
+        raise Unsupported(f"{ty.bits}-bit accesses")
+    return ty
 
 
 def _vector(inst: Instruction) -> int:
@@ -72,32 +77,45 @@ def _sync_key(piece: Piece, row: int) -> Hashable:
     return (id(piece.region), int(piece.offsets[row]))
 
 
-def publish(m: Machine, pieces: list[Piece], lanes: Lanes) -> None:
-    """Release: each thread's clock joins the location's published clock."""
+def publish(m: Machine, pieces: list[Piece], lanes: Lanes, *, release: bool) -> None:
+    """A strong write: what it publishes joins the location's published clock. A release
+    publishes the thread's clock (then advances it), a relaxed write the thread's clock at
+    its last fence, if it has fenced (`clocks.VectorClocks.fence`)."""
     clocks = m.clocks
-    if clocks is None:
+    if clocks is None or (not release and clocks.fence_rows is None):
         return
     published: dict[Hashable, Clock] = m.state.setdefault("published", {})
     for piece in pieces:
         for row in range(piece.rows.shape[0]):
-            lane = lanes[piece.rows[row]]
+            lane = lanes[piece.rows[row] : piece.rows[row] + 1]
+            clock = clocks.row(int(lane[0])) if release else clocks.fenced_clock(lane)
+            if clock is None:
+                continue
             key = _sync_key(piece, row)
-            clock = clocks.row(int(lane))
             published[key] = join(published[key], clock) if key in published else clock
-            clocks.tick(np.array([lane]))
+            if release:
+                clocks.tick(lane)
 
 
-def observe(m: Machine, pieces: list[Piece], lanes: Lanes) -> None:
-    """Acquire: each thread joins what was published at the location it read."""
+def observe(m: Machine, pieces: list[Piece], lanes: Lanes, *, acquire: bool) -> None:
+    """A strong read: the thread joins what was published at the location it read; a
+    relaxed read defers that to its next fence."""
     clocks = m.clocks
     if clocks is None:
         return
     published: dict[Hashable, Clock] = m.state.get("published", {})
+    if not published:
+        return
     for piece in pieces:
         for row in range(piece.rows.shape[0]):
             clock = published.get(_sync_key(piece, row))
-            if clock is not None:
-                clocks.acquire(np.array([lanes[piece.rows[row]]]), clock)
+            if clock is None:
+                continue
+            lane = lanes[piece.rows[row] : piece.rows[row] + 1]
+            if acquire:
+                clocks.acquire(lane, clock)
+            else:
+                clocks.defer(lane, clock)
 
 
 # -- ld / st ------------------------------------------------------------------------------------
@@ -118,6 +136,8 @@ def compile_ld(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     mode = "atomic" if sem is not None else "read"
     acquire = sem in ("acquire", "acq_rel")
     element = ptx_type(f"b{ty.bits}") if ty.kind != "pred" else ty
+    # Loads that another thread's writes could change (a spin loop reads one of these).
+    polled = space in ("global", "shared", "shared::cluster", "generic")
 
     def run(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
@@ -135,14 +155,16 @@ def compile_ld(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         )
         _forbid_tensor_map(m, inst, pieces)
         raw = load(m, inst, pieces, lanes, size, mode=mode)
-        if acquire:
-            observe(m, pieces, lanes)
+        if sem is not None:
+            observe(m, pieces, lanes, acquire=acquire)
         words = raw.reshape(lanes.shape[0], count, ty.bytes)
         for i, write in enumerate(writers):
             bits = (
                 np.ascontiguousarray(words[:, i, :]).view(element.storage).reshape(-1)
             )
             write(m, lanes, from_bits(bits, ty))
+        if polled:
+            m.poll(lanes, inst)
 
     return run
 
@@ -172,6 +194,8 @@ def _forbid_tensor_map(m: Machine, inst: Instruction, pieces: list[Piece]) -> No
 
 @semantics("st", klass="memory")
 def compile_st(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    if "async" in inst.parts:
+        return _compile_async_store(m, inst, ops, None)
     ty = _element_type(inst)
     count = _vector(inst)
     size = ty.bytes * count
@@ -204,16 +228,19 @@ def compile_st(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
             for r in readers
         ]
         data = np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0]
-        if release:
-            publish(m, pieces, lanes)
         store(m, inst, pieces, lanes, data, size, mode=mode)
+        if sem is not None:
+            publish(m, pieces, lanes, release=release)
 
     return run
 
 
 # -- atomics --------------------------------------------------------------------------------------
 
-_INTEGER_OPS = {
+Values = npt.NDArray[Any]
+Combine = Callable[[Values, Values, Values], Values]
+
+_INTEGER_OPS: dict[str, Combine] = {
     "and": lambda old, b, c: old & b,
     "or": lambda old, b, c: old | b,
     "xor": lambda old, b, c: old ^ b,
@@ -229,6 +256,27 @@ _INTEGER_OPS = {
 }
 
 
+def _combiner(op: str, ty: PtxType) -> Callable[[Any, Any, Any], Any]:
+    """The new value of an atomic `op` on `ty` from the old one, the operand and (for
+    `cas`) the value swapped in."""
+    if ty.is_float and op not in ("add", "exch", "min", "max"):
+        raise Unsupported(f"atom.{op} on floats")
+    if ty.lanes > 1 and op not in ("add", "min", "max"):
+        raise Unsupported(f"atom.{op} on packed types")
+    unsigned = ptx_type(f"b{ty.bits}")
+
+    def combine(old: Any, b: Any, c: Any) -> Any:
+        if ty.is_float and op == "add":
+            return float_arith("add", [old, b], ty.element, "rn")
+        if op in ("min", "max") and not ty.is_signed and not ty.is_float:
+            return _INTEGER_OPS[op](
+                old.view(unsigned.dtype), b.view(unsigned.dtype), c
+            ).view(old.dtype)
+        return _INTEGER_OPS[op](old, b, c if c is not None else b)
+
+    return combine
+
+
 @semantics("atom", "red", klass="memory")
 def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     ty = _element_type(inst)
@@ -236,6 +284,8 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     op = next((p for p in parts[1:] if p in _INTEGER_OPS), None)
     if op is None:
         raise Unsupported("atomic operation")
+    if "async" in parts:
+        return _compile_async_store(m, inst, ops, op)
     count = _vector(inst)
     space = space_of(inst.opcode)
     returns = inst.root == "atom"
@@ -253,20 +303,7 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     sem = _semantics(inst)
     acquire = sem in ("acquire", "acq_rel")
     release = sem in ("release", "acq_rel")
-    if ty.is_float and op not in ("add", "exch", "min", "max"):
-        raise Unsupported(f"atom.{op} on floats")
-    if ty.lanes > 1 and op != "add" and op not in ("min", "max"):
-        raise Unsupported(f"atom.{op} on packed types")
-    unsigned = ptx_type(f"b{ty.bits}")
-
-    def combine(old: Any, b: Any, c: Any) -> Any:
-        if ty.is_float and op == "add":
-            return float_arith("add", [old, b], ty.element, "rn")
-        if op in ("min", "max") and not ty.is_signed and not ty.is_float:
-            return _INTEGER_OPS[op](
-                old.view(unsigned.dtype), b.view(unsigned.dtype), c
-            ).view(old.dtype)
-        return _INTEGER_OPS[op](old, b, c if c is not None else b)
+    combine = _combiner(op, ty)
 
     def run(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
@@ -285,11 +322,8 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         operand_values = [r(m, lanes) for r in values]
         c_values = compare(m, lanes) if compare is not None else None
         old_out = [np.empty_like(v) for v in operand_values]
-        if acquire:
-            observe(m, pieces, lanes)
-        if release:
-            publish(m, pieces, lanes)
         actor = m.actor(lanes, inst.pc)
+        changed = False
         for piece in pieces:
             m.record(
                 piece.region,
@@ -302,11 +336,14 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
                 owners=piece.rows,
             )
             # Apply one thread per address at a time: repeated addresses in lane order.
-            remaining = np.arange(piece.rows.shape[0])
+            remaining: Lanes = np.arange(len(piece.rows), dtype=np.int64)
             while remaining.size:
-                _, first = np.unique(piece.offsets[remaining], return_index=True)
+                first: Lanes = np.unique(piece.offsets[remaining], return_index=True)[1]
                 now = remaining[np.sort(first)]
                 rows = piece.rows[now]
+                # Each thread sees what the threads before it at its address published.
+                applied = Piece(piece.region, piece.offsets[now], rows)
+                observe(m, [applied], lanes, acquire=acquire)
                 raw = mem.gather(piece.region, piece.offsets[now], size).reshape(
                     now.shape[0], count, ty.bytes
                 )
@@ -330,10 +367,104 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
                         .reshape(-1, ty.bytes)
                     )
                 data = np.concatenate(new_parts, axis=1) if count > 1 else new_parts[0]
+                changed = changed or not np.array_equal(
+                    data, raw.reshape(now.shape[0], size)
+                )
                 mem.scatter(piece.region, piece.offsets[now], data, size)
-                remaining = np.setdiff1d(remaining, now, assume_unique=True)
+                publish(m, [applied], lanes, release=release)
+                remaining = remaining[~np.isin(remaining, now)]
         for write, old in zip(writers, old_out, strict=False):
             write(m, lanes, old)
+        # An atomic that left memory as it was (a failed cas, an `or` of 0) is a read, for
+        # the threads that spin on it.
+        if changed:
+            m.bump()
+        elif returns:
+            m.poll(lanes, inst)
+
+    return run
+
+
+# -- asynchronous stores to the cluster -----------------------------------------------------------
+
+
+def _compile_async_store(
+    m: Machine, inst: Instruction, ops: list[Operand], op: str | None
+) -> Action:
+    """`st.async` / `red.async` (op: the reduction): a store or reduction into the shared
+    memory of a CTA of the cluster, whose completion is a `complete_tx` of its bytes on an
+    mbarrier of that CTA. The checker sees it as an asynchronous operation of the issuing
+    thread, ordered before whoever observes the mbarrier phase it completes."""
+    from tileas_py.sim.isa.async_copy import async_access, start
+    from tileas_py.sim.isa.mbarrier import complete_tx, locate
+
+    ty = _element_type(inst)
+    count = _vector(inst)
+    size = ty.bytes * count
+    read_address, symbol_space = address_reader(m, inst, ops[0])
+    readers = [reader(m, inst, e, ty) for e in vector_elements(ops[1])]
+    if len(readers) != count:
+        raise Unsupported(f"{count} elements but {len(readers)} sources")
+    read_bar, bar_symbol = address_reader(m, inst, ops[2])
+    combine = _combiner(op, ty) if op is not None else None
+    name = "red.async" if op is not None else "st.async"
+
+    def run(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0:
+            return
+        n = lanes.shape[0]
+        pieces = resolve(
+            m,
+            inst,
+            "shared::cluster",
+            read_address(m, lanes),
+            lanes,
+            size,
+            symbol_space=symbol_space,
+            align=_align(size),
+        )
+        flat = np.zeros(n, dtype=np.int64)
+        for piece in pieces:
+            flat[piece.rows] = piece.offsets
+        bar_ctas, bar_offsets = locate(
+            m, inst, "shared::cluster", read_bar(m, lanes), lanes, bar_symbol
+        )
+        values = [r(m, lanes) for r in readers]
+        data = np.concatenate(
+            [to_bits(v, ty).view(np.uint8).reshape(n, ty.bytes) for v in values], axis=1
+        )
+        for i, lane in enumerate(lanes.tolist()):
+            if flat[i] // m.shared.size != bar_ctas[i]:
+                m.fail(
+                    f"'{inst.opcode}' signals an mbarrier in another CTA than the one it "
+                    "writes to",
+                    inst,
+                )
+            key = (int(bar_ctas[i]), int(bar_offsets[i]))
+            operation = start(
+                m, lane, ("tma", lane, key[1]), f"{name} of thread {lane}", inst.pc
+            )
+            target = flat[i : i + 1]
+            async_access(
+                m,
+                inst,
+                operation,
+                m.shared,
+                target,
+                size,
+                "atomic" if combine is not None else "write",
+                proxy=False,
+                what=f"{name} write",
+            )
+            written = data[i : i + 1]
+            if combine is not None:
+                old = from_bits(
+                    mem.gather(m.shared, target, size).view(ty.storage).reshape(-1), ty
+                )
+                new = combine(old, values[0][i : i + 1], None)
+                written = to_bits(np.asarray(new).astype(ty.dtype), ty).view(np.uint8)
+            mem.scatter(m.shared, target, written.reshape(1, size), size)
+            complete_tx(m, inst, key, size, lane, operation.done)
         m.bump()
 
     return run
@@ -438,7 +569,7 @@ def compile_isspacep(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
     def run(m: Machine, lanes: Lanes) -> None:
         which = (read(m, lanes) >> np.uint64(mem.WINDOW_SHIFT)).astype(np.int64)
         result = which >= window if window == mem.GLOBAL_WINDOW else which == window
-        if space == "shared::cta":
+        if space in ("shared", "shared::cta"):  # .shared is .shared::cta
             result = result & (
                 (read(m, lanes) - np.uint64(mem.GENERIC_SHARED))
                 >> np.uint64(mem.RANK_SHIFT)

@@ -173,6 +173,8 @@ def reader(m: Machine, inst: Instruction, operand: Operand, ty: PtxType) -> Read
             from tileas_py.sim.isa.special import special_register
 
             raw = special_register(m, name, lanes, inst)
+            if ty.kind == "pred":  # %is_explicit_cluster
+                return raw != 0
             return from_bits(resize_bits(raw, ty.bits), ty)
 
         return read_special

@@ -31,7 +31,7 @@ def special_register(
 
     g = m.geometry
     base, _, axis_name = name[1:].partition(".")
-    n = lanes.shape[0]
+    n = len(lanes)
     if axis_name in _AXES:
         axis = _AXES[axis_name]
         if base == "tid":
@@ -53,25 +53,25 @@ def special_register(
     ctas = g.lane_cta[lanes]
     tids = g.lane_tid[lanes]
     lane_id = tids % 32
-    values: dict[str, Any] = {}
+    value = 0
     if base == "laneid":
         return lane_id.astype(np.uint32)
     if base == "warpid":
         return (tids // 32).astype(np.uint32)
     if base == "nwarpid":
-        values[base] = 64
+        value = 64
     elif base == "smid":
         return (ctas % NUM_SMS).astype(np.uint32)
     elif base == "nsmid":
-        values[base] = NUM_SMS
+        value = NUM_SMS
     elif base == "gridid":
-        values[base] = 1
+        value = 1
     elif base == "cluster_ctarank":
         return g.cta_rank[ctas].astype(np.uint32)
     elif base == "cluster_nctarank":
-        values[base] = g.cluster_size
+        value = g.cluster_size
     elif base == "is_explicit_cluster":
-        values[base] = int(m.state.get("explicit_cluster", False))
+        value = int(bool(m.state.get("explicit_cluster", False)))
     elif base.startswith("lanemask_"):
         kind = base.removeprefix("lanemask_")
         ones = np.uint64(0xFFFFFFFF)
@@ -85,17 +85,17 @@ def special_register(
         }[kind]
         return (mask & ones).astype(np.uint32)
     elif base in ("clock", "clock_hi"):
-        values[base] = m.steps & 0xFFFFFFFF
+        value = m.steps & 0xFFFFFFFF if base == "clock" else m.steps >> 32
     elif base in ("clock64", "globaltimer"):
         return np.full(n, m.steps, dtype=np.uint64)
     elif base in ("globaltimer_lo", "globaltimer_hi"):
-        values[base] = m.steps & 0xFFFFFFFF if base.endswith("lo") else 0
+        value = m.steps & 0xFFFFFFFF if base.endswith("lo") else 0
     elif base == "dynamic_smem_size":
-        values[base] = m.state.get("dynamic_shared", 0)
+        value = int(m.state.get("dynamic_shared", 0))
     elif base in ("total_smem_size", "aggr_smem_size"):
-        values[base] = m.shared_bytes
+        value = m.shared_bytes
     elif base.startswith("envreg"):
-        values[base] = 0
+        value = 0
     else:
         raise OperandError(f"special register {name} is not modelled")
-    return np.full(n, values[base], dtype=np.uint32)
+    return np.full(n, value, dtype=np.uint32)

@@ -129,8 +129,8 @@ def compile_vote(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
             )
             write(m, lanes, bits[inverse])
             return
-        any_true = (table & present).any(axis=1)
-        all_true = (table | ~present).all(axis=1)
+        any_true: npt.NDArray[np.bool_] = np.any(table & present, axis=1)
+        all_true: npt.NDArray[np.bool_] = np.all(table | ~present, axis=1)
         result = {"all": all_true, "any": any_true, "uni": all_true | ~any_true}[mode]
         write(m, lanes, result[inverse])
 
@@ -142,7 +142,7 @@ def compile_activemask(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
     write = writer(m, inst, ops[0], B32)
 
     def run(m: Machine, lanes: Lanes) -> None:
-        inverse, _, present = _table(lanes, np.zeros(lanes.shape[0], dtype=np.uint8))
+        inverse, _, present = _table(lanes, np.zeros(len(lanes), dtype=np.uint8))
         weights = np.uint64(1) << np.arange(32, dtype=np.uint64)
         bits = (present.astype(np.uint64) * weights).sum(axis=1).astype(np.uint32)
         write(m, lanes, bits[inverse])
@@ -161,7 +161,7 @@ def compile_elect(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         if lanes.size == 0:
             return
         masks = read_mask(m, lanes)
-        inverse, _, present = _table(lanes, np.zeros(lanes.shape[0], dtype=np.uint8))
+        inverse, _, present = _table(lanes, np.zeros(len(lanes), dtype=np.uint8))
         mask_table = np.zeros(present.shape, dtype=np.bool_)
         bits = (masks[:, None] >> np.arange(32, dtype=np.uint32)) & 1
         mask_table[inverse] |= bits.astype(np.bool_)
