@@ -19,34 +19,12 @@ MLIR reference: https://mlir.llvm.org/docs/Dialects/NVVMDialect/
 
 from xdsl.ir import Dialect
 
-from tileas_py.dialects.nvvm.attrs import (
-    BarrierReductionAttr,
-    CTAGroupKindAttr,
-    LLVMConstantRangeAttr,
-    MemScopeKindAttr,
-    MMAB1OpAttr,
-    MMAIntOverflowAttr,
-    MMALayoutAttr,
-    MMAShapeAttr,
-    MMATypesAttr,
-    ProxyKindAttr,
-    SetMaxRegisterActionAttr,
-    SharedSpaceAttr,
-    Tcgen05CpMulticastAttr,
-    Tcgen05CpShapeAttr,
-    Tcgen05CpSrcFormatAttr,
-    Tcgen05FenceKindAttr,
-    Tcgen05MMACollectorOpAttr,
-    Tcgen05MMAKindAttr,
-    Tcgen05WaitKindAttr,
-    TMALoadModeAttr,
-    TMAStoreModeAttr,
-    WGMMAScaleInAttr,
-    WGMMAScaleOutAttr,
-    WGMMATypesAttr,
-)
+from tileas_py.dialects.nvvm import attrs
 from tileas_py.dialects.nvvm.cluster import CLUSTER_OPS
+from tileas_py.dialects.nvvm.convert import CONVERT_OPS
+from tileas_py.dialects.nvvm.cp_async import CP_ASYNC_OPS
 from tileas_py.dialects.nvvm.mbarrier import MBARRIER_OPS
+from tileas_py.dialects.nvvm.misc import MISC_OPS
 from tileas_py.dialects.nvvm.mma import MMA_OPS
 from tileas_py.dialects.nvvm.sreg import SREG_OPS
 from tileas_py.dialects.nvvm.sync import SYNC_OPS
@@ -60,7 +38,9 @@ from tileas_py.dialects.nvvm.target import (
 )
 from tileas_py.dialects.nvvm.tcgen05 import TCGEN05_OPS
 from tileas_py.dialects.nvvm.tma import TMA_OPS
+from tileas_py.dialects.nvvm.warp import WARP_OPS
 from tileas_py.dialects.nvvm.wgmma import WGMMA_OPS
+from tileas_py.dialects.nvvm.wmma import WMMA_OPS
 
 NVVM = Dialect(
     "nvvm",
@@ -73,34 +53,13 @@ NVVM = Dialect(
         *WGMMA_OPS,
         *MMA_OPS,
         *TCGEN05_OPS,
+        *MISC_OPS,
+        *WARP_OPS,
+        *CONVERT_OPS,
+        *CP_ASYNC_OPS,
+        *WMMA_OPS,
     ],
-    [
-        BarrierReductionAttr,
-        CTAGroupKindAttr,
-        LLVMConstantRangeAttr,
-        MemScopeKindAttr,
-        MMAB1OpAttr,
-        MMAIntOverflowAttr,
-        MMALayoutAttr,
-        MMAShapeAttr,
-        MMATypesAttr,
-        NVVMTargetAttr,
-        ProxyKindAttr,
-        SetMaxRegisterActionAttr,
-        SharedSpaceAttr,
-        Tcgen05CpMulticastAttr,
-        Tcgen05CpShapeAttr,
-        Tcgen05CpSrcFormatAttr,
-        Tcgen05FenceKindAttr,
-        Tcgen05MMACollectorOpAttr,
-        Tcgen05MMAKindAttr,
-        Tcgen05WaitKindAttr,
-        TMALoadModeAttr,
-        TMAStoreModeAttr,
-        WGMMAScaleInAttr,
-        WGMMAScaleOutAttr,
-        WGMMATypesAttr,
-    ],
+    [*attrs.ATTRIBUTES, NVVMTargetAttr],
 )
 
 __all__ = [

@@ -70,7 +70,22 @@ _LOAD_DEFAULTS: dict[str, Attribute] = {
 _STORE_DEFAULTS: dict[str, Attribute] = {"mode": TMAStoreModeAttr(TMAStoreMode.TILE)}
 
 
-def _verify_tma_load_params(dims: int, im2col_offsets: int, mode: TMALoadMode) -> None:
+def verify_tma_store_params(dims: int, is_im2col: bool, im2col_offsets: int) -> None:
+    """Upstream's checks shared by TMA stores and reductions."""
+    if dims < 1 or dims > 5:
+        raise PlainVerifyException("expects coordinates between 1 to 5 dimension")
+    if is_im2col:
+        if dims < 3:
+            raise PlainVerifyException(
+                "to use im2col mode, the tensor has to be at least 3-dimensional"
+            )
+        if im2col_offsets and dims != im2col_offsets + 2:
+            raise PlainVerifyException(
+                "im2col offsets must be 2 less than number of coordinates"
+            )
+
+
+def verify_tma_load_params(dims: int, im2col_offsets: int, mode: TMALoadMode) -> None:
     """Upstream's checks shared by TMA loads and prefetches."""
     if dims < 1 or dims > 5:
         raise PlainVerifyException("expects coordinates between 1 to 5 dimension")
@@ -249,7 +264,7 @@ class CpAsyncBulkTensorGlobalToSharedClusterOp(IRDLOperation):
                 raise PlainVerifyException(
                     "CTAGroup is not supported with shared::cta mode."
                 )
-        _verify_tma_load_params(len(self.coordinates), len(self.im2colOffsets), mode)
+        verify_tma_load_params(len(self.coordinates), len(self.im2colOffsets), mode)
 
 
 @canonical_properties
@@ -366,14 +381,11 @@ class CpAsyncBulkTensorSharedCTAToGlobalOp(IRDLOperation):
                     "Inline-ptx lowering unsupported with L2 cache-hint."
                 )
         dims = len(self.coordinates)
-        if dims < 1 or dims > 5:
-            raise PlainVerifyException("expects coordinates between 1 to 5 dimension")
-        if mode in (TMAStoreMode.IM2COL, TMAStoreMode.IM2COL_W) and dims < 3:
-            raise PlainVerifyException(
-                "to use im2col mode, the tensor has to be at least 3-dimensional"
-            )
-        if mode is TMAStoreMode.TILE_SCATTER4 and dims != 5:
-            raise PlainVerifyException("Scatter4 mode expects 5 coordinates")
+        if mode is TMAStoreMode.TILE_SCATTER4:
+            if dims != 5:
+                raise PlainVerifyException("Scatter4 mode expects 5 coordinates")
+            return
+        verify_tma_store_params(dims, mode is TMAStoreMode.IM2COL, 0)
 
 
 TMA_OPS = (
