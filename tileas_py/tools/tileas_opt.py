@@ -206,12 +206,12 @@ def describe_failure(e: DiagnosticException, module: ModuleOp | None) -> Diagnos
     """One diagnostic for a verifier error or a pass failure, at the op it is about."""
     if isinstance(e, LocatedPassFailure):
         return Diagnostic("error", e.message, location_of(e.op))
-    message = str(e).strip()
+    # Upstream's words as they are, down to a leading space (` `satfinite` can be...`).
+    message = str(e).strip("\n").rstrip()
     culprit = find_unverified_op(module, message) if module is not None else None
     if isinstance(e, PlainVerifyException):
         culprit = e.op if e.op is not None else culprit
-        # Upstream's words as they are, down to a leading space (` im2col offsets...`).
-        return Diagnostic("error", str(e).rstrip(), location_of(culprit))
+        return Diagnostic("error", message, location_of(culprit))
     if culprit is None:
         return Diagnostic("error", message)
     return Diagnostic("error", op_message(culprit, message), location_of(culprit))
