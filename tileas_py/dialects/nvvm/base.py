@@ -55,7 +55,7 @@ class NVVMOp(IRDLOperation):
     def __post_init__(self) -> None:
         # The properties the op was built or read with, before the defaults are added:
         # MLIR's messages about a property show only those.
-        self.given_properties = tuple(self.properties)
+        self.given_properties = dict(self.properties)
         defined = self.get_irdl_definition().properties
         if defined:
             # MLIR reads only the properties an op defines and drops the others.

@@ -48,7 +48,6 @@ from tileas_py.dialects.nvvm.ods import (
     I64,
     I64_ATTR,
     I128,
-    LLVM_TYPE,
     PTX_PREDICATE,
     STR_ATTR,
     UNIT_ATTR,
@@ -464,7 +463,7 @@ class SyncWarpOp(NVVMOp):
 
     name = "nvvm.bar.warp.sync"
 
-    mask = operand_def(LLVM_TYPE)
+    mask = operand_def(I32)
 
     FORMAT: ClassVar[str] = "$mask attr-dict `:` type($mask)"
 

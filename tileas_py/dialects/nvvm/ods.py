@@ -161,8 +161,9 @@ def any_of(*constraints: Ods) -> Ods:
     )
 
 
-def vector_of(lengths: Sequence[int], element: Ods) -> Ods:
-    """`VectorOfLengthAndType<lengths, [element]>`."""
+def vector_of(lengths: Sequence[int], element: Ods, fixed: bool = False) -> Ods:
+    """`VectorOfLengthAndType<lengths, [element]>`, or with `fixed`
+    `FixedVectorOfLengthAndType`."""
 
     def test(t: Attribute) -> bool:
         if not isinstance(t, VectorType):
@@ -180,8 +181,9 @@ def vector_of(lengths: Sequence[int], element: Ods) -> Ods:
     buildable = None
     if len(lengths) == 1 and element.buildable is not None:
         buildable = VectorType(element.buildable, [lengths[0]])
+    kind = "fixed-length vector" if fixed else "vector"
     return Ods(
-        f"vector of {element.summary} values of length {of_length}", test, buildable
+        f"{kind} of {element.summary} values of length {of_length}", test, buildable
     )
 
 
@@ -308,18 +310,29 @@ def _verify_property_storage(op: IRDLOperation, op_def: Any) -> None:
             f"invalid properties {shown} for op {op.name}: this operation does not "
             "support properties"
         )
-    for name, d in op_def.properties.items():
+    for name, d in sorted(op_def.properties.items()):
         value = op.properties.get(name)
-        constraint = _summary(d.constr)
-        if value is None or constraint is None or constraint.storage is None:
+        if value is None or _converts(d.constr, value):
             continue
-        if not constraint.storage(value):
-            given = getattr(op, "given_properties", tuple(op.properties))
-            shown = {k: op.properties[k] for k in sorted(given) if k in op.properties}
-            raise PlainVerifyException(
-                f"invalid properties {DictionaryAttr(shown)} for op {op.name}: Invalid "
-                f"attribute `{name}` in property conversion: {value}"
-            )
+        given = getattr(op, "given_properties", op.properties)
+        shown = dict(sorted(given.items()))
+        raise PlainVerifyException(
+            f"invalid properties {DictionaryAttr(shown)} for op {op.name}: Invalid "
+            f"attribute `{name}` in property conversion: {value}"
+        )
+
+
+def _converts(constraint: object, value: Attribute) -> bool:
+    """Whether `value` converts to the storage of a property declared with `constraint`:
+    an `Ods` says so itself; a bare attribute class (`prop_def(SomeAttr)`) needs an
+    instance of it."""
+    ods = _summary(constraint)
+    if ods is not None:
+        return ods.storage is None or ods.storage(value)
+    attr_type = getattr(constraint, "attr", None)
+    if isinstance(attr_type, type) and issubclass(attr_type, Attribute):
+        return isinstance(value, attr_type)
+    return True
 
 
 def _verify_result_count(op: IRDLOperation, op_def: Any) -> None:
@@ -355,6 +368,11 @@ def _verify_operand_count(op: IRDLOperation, op_def: Any) -> list[tuple[int, int
     variadic = len(defs) - fixed
     if variadic == 0:
         if count != fixed:
+            # The ZeroOperands, OneOperand and NOperands traits' words.
+            if fixed == 0:
+                raise VerifyException("requires zero operands")
+            if fixed == 1:
+                raise VerifyException("requires a single operand")
             raise VerifyException(f"expected {fixed} operands, but found {count}")
         return [(i, 1) for i in range(fixed)]
     if variadic > 1 or _segment_sizes(op) is not None or _has_segments(op_def):
@@ -432,11 +450,14 @@ def _verify_operand_types(
         constraint = _summary(cast(Any, d).constr)
         if constraint is None:
             continue
+        summary = constraint.summary
+        if isinstance(d, VarOperandDef) and not isinstance(d, OptionalDef):
+            summary = f"variadic of {summary}"
         for index in range(start, start + size):
             t = op.operands[index].type
             if not constraint.test(t):
                 raise VerifyException(
-                    f"operand #{index} must be {constraint.summary}, but got {_quoted(t)}"
+                    f"operand #{index} must be {summary}, but got {_quoted(t)}"
                 )
 
 
@@ -454,7 +475,10 @@ def _verify_result_types(op: IRDLOperation, op_def: Any) -> None:
                 return
             t = op.results[index].type
             if constraint is not None and not constraint.test(t):
+                summary = constraint.summary
+                if isinstance(d, VarResultDef) and not isinstance(d, OptionalDef):
+                    summary = f"variadic of {summary}"
                 raise VerifyException(
-                    f"result #{index} must be {constraint.summary}, but got {_quoted(t)}"
+                    f"result #{index} must be {summary}, but got {_quoted(t)}"
                 )
             index += 1

@@ -350,7 +350,7 @@ class PermuteOp(NVVMOp):
     res = result_def(I32)
 
     FORMAT: ClassVar[str] = (
-        "$mode $lo (`,` $hi^)? `,` $selector attr-dict `:` type($res)"
+        "$mode $selector `,` $lo (`,` $hi^)? attr-dict `:` type($res)"
     )
 
     def verify_(self) -> None:
