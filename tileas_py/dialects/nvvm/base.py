@@ -31,6 +31,9 @@ class NVVMOp(IRDLOperation):
     FORMAT: ClassVar[str] = ""
     """The op's upstream declarative assembly format; empty if it has none."""
 
+    BEYOND_UPSTREAM: ClassVar[str] = ""
+    """The checks this op makes that upstream's does not (docs/nvvm-coverage.md)."""
+
     @classmethod
     def compiled_format(cls) -> tuple[asm.Element, ...]:
         compiled = _COMPILED.get(cls)

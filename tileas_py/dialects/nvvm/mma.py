@@ -129,6 +129,9 @@ class MmaOp(NVVMOp):
     """
 
     name = "nvvm.mma.sync"
+    BEYOND_UPSTREAM: ClassVar[str] = (
+        "the minimum SM of the shape and types on the module's targets (tileas_py.hw.mma)"
+    )
 
     operandA = var_operand_def(LLVM_TYPE)
     operandB = var_operand_def(LLVM_TYPE)

@@ -486,6 +486,9 @@ class Tcgen05MMAOp(_Tcgen05MmaBase):
     """
 
     name = "nvvm.tcgen05.mma"
+    BEYOND_UPSTREAM: ClassVar[str] = (
+        "cicc's tcgen05.mma rules on the module's targets (tileas_py.hw.tcgen05)"
+    )
 
     matrixD = operand_def(_TMEM)
     matrixA = operand_def(_TMEM_OR_DESC)

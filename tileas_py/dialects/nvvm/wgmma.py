@@ -129,6 +129,7 @@ class WgmmaMmaAsyncOp(NVVMOp):
     """
 
     name = "nvvm.wgmma.mma_async"
+    BEYOND_UPSTREAM: ClassVar[str] = "ptxas's PTX ISA 8.4 floor for mixed s8/u8 inputs"
 
     inouts = operand_def(LLVM_STRUCT)
     descriptorA = operand_def(I64)
