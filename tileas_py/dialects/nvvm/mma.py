@@ -50,6 +50,7 @@ from tileas_py.diagnostics import PlainVerifyException
 from tileas_py.dialects.nvvm.attrs import (
     BlockScaleFormat,
     BlockScaleFormatAttr,
+    MMAB1Op,
     MMAB1OpAttr,
     MMABlockScaleKind,
     MMABlockScaleKindAttr,
@@ -387,11 +388,15 @@ class MmaOp(NVVMOp):
         accumulator = self.accumulator_ptx_type()
         if shape is None or accumulator is None:
             return
+        b1_op = None
+        if self.b1Op is not None and self.b1Op.data is not MMAB1Op.NONE:
+            b1_op = hw_mma.B1Op[self.b1Op.data.name]
         min_sm = hw_mma.min_sm(
             shape,
             hw_mma.MmaType.from_ptx(type_a),
             hw_mma.MmaType.from_ptx(type_b),
             hw_mma.MmaType.from_ptx(accumulator),
+            b1_op,
         )
         for arch in target_archs(self):
             if min_sm is not None and arch.version < min_sm:
