@@ -8,11 +8,20 @@ verifier messages use upstream's words. The ops are grouped by family:
 - `sync`: barriers, fences, `elect.sync`, `setmaxregister`;
 - `cluster`: the cluster barrier and `mapa`;
 - `mbarrier`: mbarrier objects;
-- `tma`: `cp.async.bulk.tensor` copies;
+- `tma`: `cp.async.bulk.tensor` loads and stores; `cp_async`: the other `cp.async` copies,
+  TMA prefetches and reductions;
 - `wgmma`: warpgroup MMA (sm_90a);
-- `mma`: `mma.sync`;
+- `mma`: `mma.sync` and its sparse and block-scaled forms; `wmma`: WMMA, `ldmatrix`,
+  `stmatrix`;
 - `tcgen05`: Blackwell tensor memory and MMA;
+- `warp`: shuffles, votes, matches, reductions, dot products, `prmt`;
+- `convert`: the conversions to and from narrow float formats;
+- `misc`: thread control, inline PTX, prefetches, bulk stores, cluster launch control;
 - `target`: `#nvvm.target` and the SM-gating traits; `kernel`: kernel attributes.
+
+Every op derives from `base.NVVMOp`, which verifies as MLIR's generated code does
+(`ods`) and reads and prints upstream's declarative format (`asm`). docs/nvvm-coverage.md
+lists the ops against upstream's (`upstream.UPSTREAM_OPS`).
 
 MLIR reference: https://mlir.llvm.org/docs/Dialects/NVVMDialect/
 """
