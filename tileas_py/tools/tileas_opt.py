@@ -206,8 +206,9 @@ def describe_failure(e: DiagnosticException, module: ModuleOp | None) -> Diagnos
     """One diagnostic for a verifier error or a pass failure, at the op it is about."""
     if isinstance(e, LocatedPassFailure):
         return Diagnostic("error", e.message, location_of(e.op))
-    message = str(e).strip()
-    culprit = find_unverified_op(module) if module is not None else None
+    # Upstream's words as they are, down to a leading space (` `satfinite` can be...`).
+    message = str(e).strip("\n").rstrip()
+    culprit = find_unverified_op(module, message) if module is not None else None
     if isinstance(e, PlainVerifyException):
         culprit = e.op if e.op is not None else culprit
         return Diagnostic("error", message, location_of(culprit))
@@ -216,14 +217,23 @@ def describe_failure(e: DiagnosticException, module: ModuleOp | None) -> Diagnos
     return Diagnostic("error", op_message(culprit, message), location_of(culprit))
 
 
-def find_unverified_op(module: ModuleOp) -> Operation | None:
-    """The first op (in pre-order) whose own verifier rejects it."""
+def find_unverified_op(
+    module: ModuleOp, message: str | None = None
+) -> Operation | None:
+    """The first op (in pre-order) whose own verifier rejects it with `message`, else
+    the first op whose own verifier rejects it at all.
+
+    An op may fail for a second reason of its own (a module's duplicate symbols) that
+    the full verification, which checks nested ops first, did not report."""
+    first: Operation | None = None
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)
-        except DiagnosticException:
-            return op
-    return None
+        except DiagnosticException as e:
+            if message is None or str(e).strip() == message:
+                return op
+            first = first or op
+    return first
 
 
 def run_tool(args: Sequence[str] | None = None) -> int:
