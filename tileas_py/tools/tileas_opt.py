@@ -31,7 +31,7 @@ from tileas_py.diagnostics import (
     location_of,
     op_message,
 )
-from tileas_py.dialects import get_all_dialects
+from tileas_py.dialects import get_all_dialects, get_dialect_overrides
 from tileas_py.passes import get_all_passes
 from tileas_py.universe import get_all_targets
 
@@ -54,11 +54,17 @@ class TileasOptMain(xDSLOptMain):
     # installed, so only names it lacks are added (registering a dialect twice raises).
 
     def register_all_dialects(self) -> None:
-        super().register_all_dialects()
-        registered = set(self.ctx.registered_dialect_names)
-        for name, factory in get_all_dialects().items():
-            if name not in registered:
-                self.ctx.register_dialect(name, factory)
+        from xdsl.universe import Universe
+
+        # xDSL's multiverse (which holds our universe when the package is installed), with
+        # our own versions of the dialects we override (tileas_py.dialects.OVERRIDES).
+        dialects = {
+            **get_all_dialects(),
+            **Universe.get_multiverse().all_dialects,
+            **get_dialect_overrides(),
+        }
+        for name, factory in dialects.items():
+            self.ctx.register_dialect(name, factory)
 
     def register_all_passes(self) -> None:
         super().register_all_passes()

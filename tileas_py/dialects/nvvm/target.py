@@ -232,10 +232,16 @@ def ptx_version(arch: Arch, features: str) -> str:
 
 
 def declared_targets(op: Operation) -> tuple[NVVMTargetAttr, ...]:
-    """The NVVM targets declared by the nearest enclosing op that has `nvvm.target`."""
+    """The NVVM targets declared by the nearest enclosing op that has `nvvm.target`, or
+    by the nearest `gpu.module` with upstream's target list."""
     parent = op.parent_op()
     while parent is not None:
         declared = parent.attributes.get(TARGET_ATTR_NAME)
+        listed = (
+            parent.properties.get("targets") if parent.name == "gpu.module" else None
+        )
+        if declared is None and isinstance(listed, ArrayAttr):
+            declared = cast(ArrayAttr[Attribute], listed)
         if isinstance(declared, NVVMTargetAttr):
             return (declared,)
         if isinstance(declared, ArrayAttr):
