@@ -140,7 +140,7 @@ class Ordering:
     units: dict[tuple[str, int], int] = field(
         default_factory=dict[tuple[str, int], int]
     )
-    """The clock component of each thread's tcgen05 units (`tcgen05.ld`, ...)."""
+    """The clock component of each tcgen05 unit: (unit, owner) -> component."""
 
 
 def ordering(m: Machine) -> Ordering:

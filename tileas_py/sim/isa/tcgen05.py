@@ -130,18 +130,23 @@ def on_target(action: Action, inst: Instruction, needs: str, available: bool) ->
 TCGEN05_TARGETS = "an sm_100a, sm_103a or sm_110a target (or sm_100f, sm_103f, sm_110f)"
 
 
-def _unit_operation(m: Machine, lane: int, unit: str, inst: Instruction) -> Operation:
-    """A new operation of the thread's tcgen05 unit `unit`, checked against the thread's
-    tcgen05 view."""
+def _unit_operation(
+    m: Machine, members: Lanes, unit: str, owner: str, inst: Instruction
+) -> Operation:
+    """A new operation of a tcgen05 unit (`unit` of `owner`: a thread's MMA pipeline, a
+    warp's loads or stores), issued by `members` and checked against their tcgen05 views."""
     clocks = m.clocks
     if clocks is None:
         return Operation(None, None, -1, 0)
-    component = clocks.unit((unit, lane), lane, f"{unit} of thread {lane}")
-    tmem.ordering(m).units[unit, lane] = component
+    first = int(members[0])
+    component = clocks.unit((unit, owner), first, f"{unit} of {owner}")
+    tmem.ordering(m).units[unit, owner] = component
     clock = clocks.next_unit_clock(component)
-    view = tmem.tcgen05_view(m, lane)
-    # An operation is ordered after its own accesses and, in the MMA pipeline or the
-    # thread's stream of loads (or stores), after the earlier operations of its unit.
+    view = tmem.tcgen05_view(m, first)
+    for lane in members[1:].tolist():
+        np.maximum(view, tmem.tcgen05_view(m, lane), out=view)
+    # An operation is ordered after its own accesses and, in the MMA pipeline or a warp's
+    # stream of loads (or stores), after the earlier operations of its unit.
     view[component] = clock
     actor = Actor(
         np.array([component]), np.array([clock]), None, view, inst.pc, asynchronous=True
@@ -151,8 +156,22 @@ def _unit_operation(m: Machine, lane: int, unit: str, inst: Instruction) -> Oper
     return Operation(actor, done, component, clock)
 
 
+def _warp_name(m: Machine, lane: int) -> str:
+    g = m.geometry
+    return f"warp {int(g.lane_tid[lane]) // WARP} of CTA {g.describe_cta(int(g.lane_cta[lane]))}"
+
+
+def _thread_name(m: Machine, lane: int) -> str:
+    g = m.geometry
+    return (
+        f"thread {int(g.lane_tid[lane])} of CTA {g.describe_cta(int(g.lane_cta[lane]))}"
+    )
+
+
 def _pipeline_operation(m: Machine, lane: int, inst: Instruction) -> Operation:
-    op = _unit_operation(m, lane, "tcgen05 pipeline", inst)
+    op = _unit_operation(
+        m, np.array([lane]), "tcgen05 pipeline", _thread_name(m, lane), inst
+    )
     if op.done is not None:
         state = tmem.ordering(m)
         known = state.pipeline_done.get(lane)
@@ -183,9 +202,14 @@ def _columns(
     outside = ~tm.allocated(cta, columns)
     if outside.any():
         bad = np.unique(columns[outside])
+        span = (
+            f"column {int(bad[0])}, which is"
+            if bad.size == 1
+            else f"columns {int(bad[0])}-{int(bad[-1])}, which are"
+        )
         m.fail(
-            f"{what} uses tensor-memory columns {int(bad[0])}-{int(bad[-1])} of CTA "
-            f"{m.geometry.describe_cta(cta)}, which are not allocated",
+            f"{what} uses tensor-memory {span} not allocated in CTA "
+            f"{m.geometry.describe_cta(cta)}",
             inst,
         )
 
@@ -324,17 +348,24 @@ def _alloc(  # noqa: PLR0917 (one warp's allocation)
             m, inst, "shared", read_dst(m, first), first, 4, symbol_space=dst_space
         )
         value = np.array([layout.address(0, start)], dtype=np.uint32).view(np.uint8)
+        # The warp writes the address and waits for it: its threads see the write.
+        name = _warp_name(m, int(first[0]))
+        op = _unit_operation(m, lanes, "tcgen05.alloc", name, inst)
         for piece in pieces:
-            m.record(
+            async_access(
+                m,
+                inst,
+                op,
                 piece.region,
                 piece.offsets,
                 4,
-                m.actor(first, inst.pc),
                 "write",
-                inst,
-                inst.opcode,
+                proxy=False,
+                what=inst.opcode,
             )
             mem.scatter(piece.region, piece.offsets, value.reshape(1, 4), 4)
+        if m.clocks is not None:
+            m.clocks.learn(lanes, op.component, op.clock)
         m.wake(("tmem-pair", tuple(ctas)))
     m.bump()
 
@@ -431,7 +462,7 @@ def _compile_wait(inst: Instruction, what: str) -> Action:
         if clocks is not None:
             units = tmem.ordering(m).units
             for lane in lanes.tolist():
-                component = units.get((unit, lane))
+                component = units.get((unit, _warp_name(m, lane)))
                 if component is not None:
                     last = int(clocks.unit_clock[component - clocks.threads])
                     tmem.complete(m, lane, component, last)
@@ -459,8 +490,6 @@ def _movement(inst: Instruction) -> _Movement:
     if shape is None or num not in layout.NUMS:
         raise Unsupported("expected a shape and a .num")
     packed = any(p in ("pack::16b", "unpack::16b") for p in parts)
-    if packed and shape not in (layout.Shape.S32X32B, layout.Shape.S16X256B):
-        raise Unsupported(f".pack::16b with .{shape}")
     return _Movement(shape, num, packed)
 
 
@@ -528,14 +557,20 @@ def _compile_ld_st(
             raise Unsupported(".16x32bx2 needs the immediate half-split offset")
         split = operands[0].value
     registers = _registers(data)
-    cells_per_thread = shape.registers_per_repetition * num
-    expected = cells_per_thread // 2 if movement.packed else cells_per_thread
+    expected = shape.registers_per_repetition * num
     if len(registers) != expected:
         m.fail(
             f"'{inst.opcode}' moves {expected} registers per thread, got {len(registers)}",
             inst,
         )
     lane_table, column_table = layout.fragment_table(shape, num, split)
+    if movement.packed:
+        # Each register is two 16-bit halves of adjacent columns: the fragment's column c
+        # is tensor-memory columns 2 c and 2 c + 1.
+        lane_table = np.repeat(lane_table, 2, axis=1)
+        column_table = np.stack(
+            [2 * column_table, 2 * column_table + 1], axis=2
+        ).reshape(WARP, -1)
     read_taddr, _ = address_reader(m, inst, address)
     reads = [reader(m, inst, Reg(r), U32) for r in registers] if action == "st" else []
     writes = [writer(m, inst, Reg(r), U32) for r in registers] if action == "ld" else []
@@ -570,21 +605,21 @@ def _compile_ld_st(
         _columns(m, inst, cta, columns, f"'{inst.opcode}'")
         tm = tmem.tensor_memory(m)
         cells = tm.cells[cta]
-        for row, lane in enumerate(warp.tolist()):
-            if m.clocks is not None:
-                op = _unit_operation(m, lane, what, inst)
-                tmem.record(
-                    m,
-                    inst,
-                    op.actor,
-                    tm.index(cta, lanes_hit[row], columns[row]),
-                    "read" if action == "ld" else "write",
-                    what,
-                )
+        if m.clocks is not None:
+            # The warp moves the fragment: one operation of the warp's loads (stores).
+            op = _unit_operation(m, warp, what, _warp_name(m, int(warp[0])), inst)
+            tmem.record(
+                m,
+                inst,
+                op.actor,
+                tm.index(cta, lanes_hit, columns),
+                "read" if action == "ld" else "write",
+                what,
+            )
         if action == "ld":
             values = cells[lanes_hit, columns]
             if movement.packed:
-                values = (values[:, 0::2] & 0xFFFF) | (values[:, 1::2] << 16)
+                values = (values[:, 0::2] & 0xFFFF) | ((values[:, 1::2] & 0xFFFF) << 16)
             table = loads_in_flight(m)
             for k, write in enumerate(writes):
                 write(m, warp, values[:, k].astype(np.uint32))
