@@ -137,8 +137,8 @@ class Ordering:
     )
     pipeline_done: dict[int, Clock] = field(default_factory=dict[int, Clock])
     """Per issuing thread: the join of what its MMA / cp / shift operations knew."""
-    units: dict[tuple[str, int], int] = field(
-        default_factory=dict[tuple[str, int], int]
+    units: dict[tuple[str, str], int] = field(
+        default_factory=dict[tuple[str, str], int]
     )
     """The clock component of each tcgen05 unit: (unit, owner) -> component."""
 
