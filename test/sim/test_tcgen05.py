@@ -180,11 +180,13 @@ def test_every_load_shape_reads_its_fragment() -> None:
         ),
         ("mma_s8_u8", np.int8, np.uint8, 128, np.int32),
         ("mma_m64", np.float16, np.float16, 64, np.float32),
+        ("mma_f16_atom32", np.float16, np.float16, 128, np.float32),
     ],
 )
 def test_each_mma_kind(
     kernel: str, a_type: Any, b_type: Any, rows: int, out_type: Any
 ) -> None:
+    atom = 32 if kernel.endswith("atom32") else 16
     k = 128 // np.dtype(a_type).itemsize
     rng = np.random.default_rng(5)
     low = 0 if b_type is np.uint8 else -3
@@ -196,7 +198,11 @@ def test_each_mma_kind(
         kernel,
         1,
         128,
-        [TensorMap(a, (rows, k), swizzle=128), TensorMap(b, (32, k), swizzle=128), c],
+        [
+            TensorMap(a, (rows, k), swizzle=128, swizzle_atom=atom),
+            TensorMap(b, (32, k), swizzle=128, swizzle_atom=atom),
+            c,
+        ],
     )
     assert report.hazards == []
     expected = a.astype(np.float64) @ b.astype(np.float64).T
@@ -406,3 +412,35 @@ def test_query_cancel_decodes_the_response() -> None:
     ctaid_x = program.registers[queries[1].registers[0]].index
     assert m.regs[canceled][lanes].tolist() == [True, False]
     assert int(m.regs[ctaid_x][0]) == 5
+
+
+def test_the_32_byte_atom_swizzle_differs_from_the_16_byte_one() -> None:
+    """Loaded with 16-byte atoms but read as 32-byte atoms, the operands come out permuted:
+    the two modes are distinct layouts, and the MMA follows its descriptor's."""
+    rng = np.random.default_rng(8)
+    a = rng.integers(-3, 4, (128, 64)).astype(np.float16)
+    b = rng.integers(-3, 4, (32, 64)).astype(np.float16)
+    c = np.zeros((128, 32), dtype=np.float32)
+    launch(
+        KERNELS / "mma_kinds.ptx",
+        "mma_f16_atom32",
+        1,
+        128,
+        [TensorMap(a, (128, 64), swizzle=128), TensorMap(b, (32, 64), swizzle=128), c],
+    )
+    assert not np.array_equal(c, a.astype(np.float32) @ b.astype(np.float32).T)
+
+
+def test_tensor_map_swizzle_atoms() -> None:
+    """Line r of the pattern stores atom j of the line at atom j ^ (r mod lines)."""
+    from tileas_py.sim.tensormap import swizzle_offsets
+
+    address = np.arange(1024, dtype=np.int64)
+    for atom, lines in ((16, 8), (32, 4), (64, 2)):
+        line, j, byte = address // 128, (address % 128) // atom, address % atom
+        expected = line * 128 + (j ^ (line % lines)) * atom + byte
+        assert np.array_equal(swizzle_offsets(address, 128, atom), expected)
+    with pytest.raises(ValueError, match="needs the 128-byte swizzle"):
+        TensorMap(
+            np.zeros((8, 16), dtype=np.float16), (8, 16), swizzle=32, swizzle_atom=32
+        )
