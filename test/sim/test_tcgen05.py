@@ -444,3 +444,20 @@ def test_tensor_map_swizzle_atoms() -> None:
         TensorMap(
             np.zeros((8, 16), dtype=np.float16), (8, 16), swizzle=32, swizzle_atom=32
         )
+
+
+def test_refilling_an_operand_before_the_commit_races() -> None:
+    """The MMA's shared-memory reads are in flight until the commit's mbarrier phase."""
+    with pytest.raises(HazardError) as raised:
+        _gemm_cta1("gemm_cta1_refill.ptx")
+    hazards = raised.value.hazards
+    assert {h.kind for h in hazards} == {HazardKind.RACE}
+    first = hazards[0]
+    assert first.at.what == "TMA write"
+    assert first.line == line_of("gemm_cta1_refill.ptx", "[tile_a], [%rd1", 2)
+    assert first.other is not None
+    assert first.other.what.startswith("tcgen05.mma")
+    assert first.address == "shared[0x0] of CTA (0, 0, 0)"
+    report, (c, expected) = _gemm_cta1("gemm_cta1_refill_fixed.ptx")
+    assert report.hazards == []
+    assert np.array_equal(c, expected)
