@@ -170,7 +170,18 @@ def pair_ctas(m: Machine, inst: Instruction, cta: int, cta_group: int) -> list[i
     cluster = int(g.cta_cluster[cta])
     even = int(g.cta_rank[cta]) & ~1
     members = g.cluster_members[cluster]
-    return [int(members[even]), int(members[even + 1])]
+    pair = [int(members[even]), int(members[even + 1])]
+    from tileas_py.sim.machine import EXITED
+
+    for other in pair:
+        own = slice(other * g.padded, (other + 1) * g.padded)
+        if (m.status[own][g.live[own]] == EXITED).all():
+            m.fail(
+                f"'{inst.opcode}' acts on CTA {g.describe_cta(other)} of the pair, whose "
+                "threads have all exited",
+                inst,
+            )
+    return pair
 
 
 def check_columns(
