@@ -466,7 +466,9 @@ def test_refilling_an_operand_before_the_commit_races() -> None:
 def test_a_pair_operation_needs_its_peer() -> None:
     with pytest.raises(SimulationError) as raised:
         launch(KERNELS / "peer_exited.ptx", "k", 2, 32, [])
-    assert raised.value.line == line_of("peer_exited.ptx", "tcgen05.shift.cta_group::2.down \t")
+    assert raised.value.line == line_of(
+        "peer_exited.ptx", "tcgen05.shift.cta_group::2.down \t"
+    )
     assert raised.value.message == (
         "'tcgen05.shift.cta_group::2.down' acts on CTA (1, 0, 0) of the pair, whose "
         "threads have all exited"
