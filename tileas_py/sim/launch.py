@@ -64,6 +64,7 @@ def launch(
     dynamic_shared: int | None = None,
     check: bool = True,
     fixup: bool = True,
+    resident_ctas: int | None = None,
 ) -> Report:
     """Run `kernel` of `source` over `grid` CTAs of `block` threads; see the module doc."""
     prepared = prepare(source, fixup=fixup)
@@ -76,6 +77,7 @@ def launch(
         cluster=cluster,
         dynamic_shared=dynamic_shared,
         check=check,
+        resident_ctas=resident_ctas,
     )
 
 
@@ -171,9 +173,12 @@ def run_prepared(
     dynamic_shared: int | None = None,
     check: bool = True,
     track: bool = True,
+    resident_ctas: int | None = None,
 ) -> Report:
     """`launch` on a prepared source. `track=False` runs without the checker's clocks, to
-    measure the bare interpreter (no hazard can then be seen)."""
+    measure the bare interpreter (no hazard can then be seen). With `resident_ctas`, at
+    most that many CTAs (whole clusters, at least one) run at once; the others wait for a
+    later wave, as CTAs wait for a free SM."""
     program = prepared.program
     function = program.kernel(kernel)
     record = prepared.records.get(kernel)
@@ -211,12 +216,17 @@ def run_prepared(
         gmma_messages=list(prepared.messages),
         ptx=prepared.ptx,
     )
-    parts = waves(geometry.grid, geometry.block, geometry.cluster, WAVE_LANES)
+    wave_lanes = WAVE_LANES
+    if resident_ctas is not None:
+        padded = -(-geometry.threads_per_cta // 32) * 32
+        wave_lanes = min(wave_lanes, max(resident_ctas, 1) * padded)
+    parts = waves(geometry.grid, geometry.block, geometry.cluster, wave_lanes)
     first = Geometry(geometry.grid, geometry.block, geometry.cluster, parts[0])
     machine = Machine(
         program, function, first, shared_bytes=shared, report=report, track=track
     )
     machine.state["dynamic_shared"] = dynamic_shared
+    machine.state["launch_queue"] = [int(cta) for wave in parts[1:] for cta in wave]
     machine.state["explicit_cluster"] = (
         cluster is not None
         or "reqnctapercluster" in function.directives

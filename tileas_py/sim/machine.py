@@ -55,6 +55,8 @@ PERSISTENT = frozenset(
         "dynamic_shared",
         "explicit_cluster",
         "call_returns",
+        "launch_queue",
+        "canceled_ctas",
     }
 )
 """`Machine.state` keys that live for the whole launch; the rest are per wave."""
@@ -99,7 +101,8 @@ class Machine:
         """Bumped by every change another thread could observe (memory, barriers)."""
         self.state: dict[str, Any] = {}
         """What the instruction families keep (tileas_py.sim.isa): per wave, except the
-        keys in `PERSISTENT`."""
+        keys in `PERSISTENT`. Under `watch`, checks to run before every instruction; under
+        `exit_hooks`, what to run when threads exit (both: name -> function)."""
         self.params = mem.new_region("param", 0)
         self.const = mem.new_region("const", len(program.images.get("const", b"")))
         self.const.data[: self.const.size] = np.frombuffer(
@@ -141,6 +144,15 @@ class Machine:
         self.spin_states: set[int] = set()
         self.spin_states_version = -1
         self.state = {k: v for k, v in self.state.items() if k in PERSISTENT}
+        # `launch_queue`: the CTAs of the later waves, not yet launched; a CTA that
+        # `clusterlaunchcontrol.try_cancel` canceled never runs.
+        starting = set(geometry.slots.tolist())
+        queue: list[int] = self.state.get("launch_queue", [])
+        queue[:] = [cta for cta in queue if cta not in starting]
+        canceled: set[int] = self.state.get("canceled_ctas", set())
+        if canceled:
+            gone = np.isin(geometry.slots, np.array(sorted(canceled), dtype=np.int64))
+            self.status[gone[geometry.lane_cta]] = EXITED
         self.shared = self._region(
             "shared", self.shared_bytes, owners=geometry.ctas, tracked=True
         )
@@ -226,6 +238,9 @@ class Machine:
             counts[inst.klass] += int(active.size)
             if self.state.get("inflight") and inst.klass != "wgmma" and active.size:
                 check_inflight(self, inst, active)
+            if active.size and (watchers := self.state.get("watch")):
+                for watch in watchers.values():
+                    watch(self, inst, active)
             action(self, active)
 
     def block(
@@ -295,6 +310,8 @@ class Machine:
         from tileas_py.sim.isa.barriers import on_exit
 
         on_exit(self, lanes)
+        for hook in list(self.state.get("exit_hooks", {}).values()):
+            hook(self, lanes)
 
     def deadlock(self) -> NoReturn:
         """No thread can run: say who waits on what (the same wait in several CTAs once)."""
@@ -454,6 +471,9 @@ class Machine:
         return name
 
     def describe_bytes(self, region: mem.Region, byte: int) -> str:
+        describe = region.extra.get("describe")
+        if describe is not None:
+            return describe(byte)
         if region is self.shared:
             cta, offset = divmod(byte, max(self.shared.size, 1))
             return f"shared[{offset:#x}] of CTA {self.geometry.describe_cta(cta)}"

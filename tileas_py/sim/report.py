@@ -33,6 +33,13 @@ class HazardKind(StrEnum):
     """A register of an in-flight wgmma used before the wait that retires it."""
     COLLECTIVE = "collective"
     """A `.sync` / `.aligned` collective without every thread it requires."""
+    TMEM_ALLOCATION = "tmem-allocation"
+    """Tensor memory allocated after `relinquish_alloc_permit`, freed wrongly, or not freed
+    before the CTA exits."""
+    TCGEN05_LD = "tcgen05-ld"
+    """A destination register of `tcgen05.ld` used before `tcgen05.wait::ld`."""
+    TARGET = "target"
+    """An instruction the module's `.target` does not have (tcgen05 on sm_90a, ...)."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +105,8 @@ class Report:
     """Thread-instructions executed, by class (`alu`, `memory`, `wgmma`, `control`, ...)."""
     wgmma: int = 0
     """`wgmma.mma_async` instructions executed, per warpgroup."""
+    tcgen05_mma: int = 0
+    """`tcgen05.mma` instructions executed (one per issuing thread)."""
     barrier_waits: int = 0
     """Threads that waited at a CTA or cluster barrier."""
     mbarrier_waits: int = 0

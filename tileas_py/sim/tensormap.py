@@ -16,7 +16,12 @@ swizzled box whose inner rows are narrower than the swizzle span still takes the
 span per row (CUDA Programming Guide, "TMA Swizzle": "if the swizzle width exceeds the inner
 dimension, ensure that the shared memory is allocated to accommodate the full swizzle
 width"). The swizzle then permutes the 16-byte chunks of every 128-byte line by the line's
-place in the pattern, which is anchored to the shared-memory address.
+place in the pattern, which is anchored to the shared-memory address. sm_100 adds 128-byte
+swizzles that move 32- or 64-byte atoms instead of 16-byte chunks (`swizzle_atom`; CUDA's
+`CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B` / `_ATOM_64B`): the 4 (2) atoms of a line are
+permuted by the line's place in a 4- (2-) line pattern, the layout the sm_100 MMA reads with
+its "128-byte swizzle with 32-byte atoms" descriptor mode. (The `_ATOM_32B_FLIP_8B` variant
+is not modelled.)
 
 CUDA Driver API, "Tensor Map Object Management":
 https://docs.nvidia.com/cuda/cuda-driver-api/group__CUDA__TENSOR__MEMORY.html
@@ -35,6 +40,8 @@ import numpy as np
 import numpy.typing as npt
 
 SWIZZLES = (0, 32, 64, 128)
+SWIZZLE_ATOMS = (16, 32, 64)
+"""Bytes the 128-byte swizzle moves as a unit: 16 (every SM), 32 or 64 (sm_100)."""
 MAX_RANK = 5
 MAX_BOX = 256
 MAX_ELEMENT_STRIDE = 8
@@ -61,6 +68,7 @@ class TensorMap:
     swizzle: int = 0
     element_strides: tuple[int, ...] | None = None
     oob_fill: str = "zero"
+    swizzle_atom: int = 16
 
     def __init__(
         self,
@@ -69,6 +77,8 @@ class TensorMap:
         swizzle: int = 0,
         element_strides: Sequence[int] | None = None,
         oob_fill: str = "zero",
+        *,
+        swizzle_atom: int = 16,
     ) -> None:
         object.__setattr__(self, "array", array)
         object.__setattr__(self, "box", tuple(int(b) for b in box))
@@ -79,6 +89,7 @@ class TensorMap:
             None if element_strides is None else tuple(int(s) for s in element_strides),
         )
         object.__setattr__(self, "oob_fill", oob_fill)
+        object.__setattr__(self, "swizzle_atom", swizzle_atom)
         self._check()
 
     def _check(self) -> None:
@@ -102,6 +113,14 @@ class TensorMap:
         if self.swizzle not in SWIZZLES:
             raise ValueError(
                 f"swizzle must be 0, 32, 64 or 128 bytes, got {self.swizzle}"
+            )
+        if self.swizzle_atom not in SWIZZLE_ATOMS:
+            raise ValueError(
+                f"swizzle_atom must be 16, 32 or 64 bytes, got {self.swizzle_atom}"
+            )
+        if self.swizzle_atom != 16 and self.swizzle != 128:
+            raise ValueError(
+                f"a {self.swizzle_atom}-byte swizzle atom needs the 128-byte swizzle"
             )
         if self.oob_fill not in ("zero", "nan"):
             raise ValueError(f"oob_fill must be 'zero' or 'nan', got {self.oob_fill!r}")
@@ -165,18 +184,21 @@ class TensorMap:
 
 
 def swizzle_offsets(
-    offsets: npt.NDArray[np.int64], swizzle: int
+    offsets: npt.NDArray[np.int64], swizzle: int, atom: int = 16
 ) -> npt.NDArray[np.int64]:
     """Where the hardware puts logical shared-memory byte addresses under a swizzle mode:
     `Swizzle<B, 4, 3>` on the address (the 16-byte chunk index, bits 4.., XORed with the
-    line bits 7..), B = 3, 2, 1 for 128, 64 and 32 bytes. The pattern is anchored to the
-    address, so a box at `dstMem` starts at phase `(dstMem / 128) % 2^B`, the "swizzle base
-    offset" of the PTX ISA."""
+    line bits 7..), B = 3, 2, 1 for 128, 64 and 32 bytes; with `atom` 32 or 64 (128-byte
+    swizzle only) `Swizzle<2, 5, 2>` or `<1, 6, 1>`. The pattern is anchored to the address,
+    so a box at `dstMem` starts at phase `(dstMem / 128) % 2^B`, the "swizzle base offset"
+    of the PTX ISA."""
     if swizzle == 0:
         return offsets
-    bits = {32: 1, 64: 2, 128: 3}[swizzle]
+    # `atom` bytes move as a unit: Swizzle<log2(swizzle / atom), log2(atom), 7 - log2(atom)>.
+    shift = atom.bit_length() - 1
+    bits = (swizzle // atom).bit_length() - 1
     mask = (1 << bits) - 1
-    return offsets ^ (((offsets >> 7) & mask) << 4)
+    return offsets ^ (((offsets >> 7) & mask) << shift)
 
 
 def box_elements(

@@ -43,11 +43,13 @@ _FAMILY_MODULES = (
     "alu",
     "async_copy",
     "barriers",
+    "clusterlaunchcontrol",
     "control",
     "mbarrier",
     "memory_ops",
     "registers",
     "special",
+    "tcgen05",
     "warp",
     "wgmma",
 )

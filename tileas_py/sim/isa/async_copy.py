@@ -381,7 +381,9 @@ def _smem_offsets(
             f"{m.shared.size} bytes of shared memory",
             inst,
         )
-    return swizzle_offsets(base + box_shared_offsets(tmap), tmap.swizzle)
+    return swizzle_offsets(
+        base + box_shared_offsets(tmap), tmap.swizzle, tmap.swizzle_atom
+    )
 
 
 def _write_box(
