@@ -79,6 +79,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
 from tileas_py.passes.lowering.tileas_to_nvvm.persistent import (
     declare_persistent_grid,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.promote_locals import promote_locals
 
 PASS_NAME = "convert-tileas-to-nvvm"
 
@@ -184,6 +185,9 @@ class ConvertTileasToNvvmPass(ModulePass):
             if _is_unlowered(inner):
                 emit_error(inner, f"'{inner.name}' is not supported by {PASS_NAME}")
         fold_casts(op)
+        for function in op.body.block.ops:
+            if isinstance(function, llvm.FuncOp):
+                promote_locals(function)
         erase_dead_llvm_values(op)
 
 

@@ -68,8 +68,8 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
     WARP_SIZE,
-    agent_leader,
     agent_key,
+    agent_leader,
     agent_of,
     constant,
     executing_warps,
@@ -82,8 +82,13 @@ WAIT_TICKS = 10_000_000
 """The suspend-time hint of each `mbarrier.try_wait` (CUTLASS's)."""
 TMA_FILLED = "nv_tileas.tma_filled"
 """Marks a lowered pipeline whose slots are filled by TMA loads."""
-PRODUCER, CONSUMER = 0, 1
-"""Which counter of a pipeline."""
+PRODUCER, ACQUIRE, RELEASE = 0, 1, 2
+"""The cursors of a pipeline: where the producer fills, where the consumer acquires and
+where it releases (a release may lag its acquire: `wgmma_pipelining.py`)."""
+_STAGE, _PHASE = 0, 1
+"""The two i32 of a cursor."""
+FULL, EMPTY = 0, 1
+"""Which barrier of a stage."""
 
 
 def slot_bytes(t: PipelineType) -> int:
@@ -159,8 +164,8 @@ class LowerCreatePipeline(RewritePattern):
         slots = shared_address(rewriter, base, start)
         barriers = shared_address(rewriter, base, start + depth * slot_stride(t))
         leader = agent_leader(rewriter, op)
-        counts = (1, consumer_arrivals(op))
-        for which, count in enumerate(counts):
+        counts = {FULL: 1, EMPTY: consumer_arrivals(op)}
+        for which, count in counts.items():
             arrivals = constant(rewriter, count)
             for stage in range(depth):
                 bar = shared_address(
@@ -169,30 +174,36 @@ class LowerCreatePipeline(RewritePattern):
                 rewriter.insert(nvvm_mbarrier.MBarrierInitOp(bar, arrivals, leader))
         rewriter.insert(nvvm_sync.FenceMbarrierInitOp())
         rewriter.insert(nvvm_sync.Barrier0Op())
-        two = rewriter.insert(llvm.ConstantOp(IntegerAttr(2, i32), i32)).result
-        counters = rewriter.insert(llvm.AllocaOp(two, i32, alignment=4)).res
+        fields = rewriter.insert(llvm.ConstantOp(IntegerAttr(6, i32), i32)).result
+        counters = rewriter.insert(llvm.AllocaOp(fields, i32, alignment=4)).res
         zero = constant(rewriter, 0)
-        for which in (PRODUCER, CONSUMER):
-            rewriter.insert(llvm.StoreOp(zero, _counter(rewriter, counters, which)))
+        for cursor in (PRODUCER, ACQUIRE, RELEASE):
+            for field in (_STAGE, _PHASE):
+                where = _cursor(rewriter, counters, cursor, field)
+                rewriter.insert(llvm.StoreOp(zero, where))
         cast = UnrealizedConversionCastOp.get([slots, barriers, counters], [t])
         if _filled_by_tma(op.result):
             cast.attributes[TMA_FILLED] = UnitAttr()
         rewriter.replace(op, cast)
 
 
-def _counter(rewriter: PatternRewriter, counters: SSAValue, which: int) -> SSAValue:
-    gep = llvm.GEPOp.from_mixed_indices(counters, [which], pointee_type=i32)
+def _cursor(
+    rewriter: PatternRewriter, counters: SSAValue, cursor: int, field: int
+) -> SSAValue:
+    index = 2 * cursor + field
+    gep = llvm.GEPOp.from_mixed_indices(counters, [index], pointee_type=i32)
     return rewriter.insert(gep).result
 
 
 class State:
-    """A counter's value `n` at one op: its slot `n % depth` and phase `(n / depth) & 1`."""
+    """A cursor's place in the ring at one op: its stage (slot) and the phase bit of the
+    round it is in."""
 
     def __init__(
         self,
         rewriter: PatternRewriter,
         pipeline: SSAValue,
-        which: int,
+        cursor: int,
     ) -> None:
         found = parts(pipeline)
         assert found is not None
@@ -201,18 +212,15 @@ class State:
         assert isinstance(t, PipelineType)
         self.type = t
         self.depth = t.depth.data
-        self.counter = _counter(rewriter, counters, which)
-        self.n = rewriter.insert(llvm.LoadOp(self.counter, i32)).dereferenced_value
-        depth = constant(rewriter, self.depth)
-        self.stage = rewriter.insert(arith.RemUIOp(self.n, depth)).result
-        round_ = rewriter.insert(arith.DivUIOp(self.n, depth)).result
-        one = constant(rewriter, 1)
-        self.phase = rewriter.insert(arith.AndIOp(round_, one)).result
+        self.stage_at = _cursor(rewriter, counters, cursor, _STAGE)
+        self.phase_at = _cursor(rewriter, counters, cursor, _PHASE)
+        self.stage = rewriter.insert(llvm.LoadOp(self.stage_at, i32)).dereferenced_value
+        self.phase = rewriter.insert(llvm.LoadOp(self.phase_at, i32)).dereferenced_value
 
     def barrier(self, rewriter: PatternRewriter, which: int) -> SSAValue:
-        """full[stage] (PRODUCER side's barrier) or empty[stage] (CONSUMER)."""
+        """full[stage] (FULL) or empty[stage] (EMPTY)."""
         index = self.stage
-        if which == CONSUMER:
+        if which == EMPTY:
             depth = constant(rewriter, self.depth)
             index = rewriter.insert(arith.AddiOp(index, depth)).result
         size = constant(rewriter, MBARRIER_BYTES)
@@ -229,9 +237,17 @@ class State:
         rewriter.insert(nvvm_mbarrier.MBarrierTryWaitParityOp(bar, parity, ticks))
 
     def advance(self, rewriter: PatternRewriter) -> None:
+        """The next stage; past the last one, stage 0 of the next round (phase flipped)."""
         one = constant(rewriter, 1)
-        next_ = rewriter.insert(arith.AddiOp(self.n, one)).result
-        rewriter.insert(llvm.StoreOp(next_, self.counter))
+        next_ = rewriter.insert(arith.AddiOp(self.stage, one)).result
+        depth = constant(rewriter, self.depth)
+        wrapped = rewriter.insert(arith.CmpiOp(next_, depth, "eq")).result
+        zero = constant(rewriter, 0)
+        stage = rewriter.insert(arith.SelectOp(wrapped, zero, next_)).result
+        flip = rewriter.insert(arith.ExtUIOp(wrapped, i32)).result
+        phase = rewriter.insert(arith.XOrIOp(self.phase, flip)).result
+        rewriter.insert(llvm.StoreOp(stage, self.stage_at))
+        rewriter.insert(llvm.StoreOp(phase, self.phase_at))
 
 
 def _slot_tensor(
@@ -252,9 +268,9 @@ class LowerProducerAcquire(RewritePattern):
         state = State(rewriter, op.pipeline, PRODUCER)
         one = constant(rewriter, 1)
         parity = rewriter.insert(arith.XOrIOp(state.phase, one)).result
-        state.wait(rewriter, state.barrier(rewriter, CONSUMER), parity)
+        state.wait(rewriter, state.barrier(rewriter, EMPTY), parity)
         slot = state.slot(rewriter)
-        full = state.barrier(rewriter, PRODUCER)
+        full = state.barrier(rewriter, FULL)
         for use in list(op.slot.uses):
             copy = use.operation
             if isinstance(copy, CopyOp) and copy.dest is op.slot:
@@ -298,7 +314,7 @@ class LowerProducerCommit(RewritePattern):
                 "tiled_load copied into the acquired slot) are supported",
             )
         state = State(rewriter, op.pipeline, PRODUCER)
-        full = state.barrier(rewriter, PRODUCER)
+        full = state.barrier(rewriter, FULL)
         leader = agent_leader(rewriter, op)
         bytes_ = constant(rewriter, slot_bytes(t))
         rewriter.insert(nvvm_mbarrier.MBarrierArriveExpectTxOp(full, bytes_, leader))
@@ -315,18 +331,27 @@ class LowerConsumerAcquire(RewritePattern):
     ) -> None:
         if parts(op.pipeline) is None:
             return
-        state = State(rewriter, op.pipeline, CONSUMER)
-        state.wait(rewriter, state.barrier(rewriter, PRODUCER), state.phase)
-        slot = state.slot(rewriter)
-        rewriter.replace(op, [], [_slot_tensor(rewriter, op, slot, op.slot.type)])
+        rewriter.replace(
+            op,
+            [],
+            [_slot_tensor(rewriter, op, acquire(rewriter, op.pipeline), op.slot.type)],
+        )
+
+
+def acquire(rewriter: PatternRewriter, pipeline: SSAValue) -> SSAValue:
+    """Wait for the acquire cursor's slot to be full; returns its address."""
+    state = State(rewriter, pipeline, ACQUIRE)
+    state.wait(rewriter, state.barrier(rewriter, FULL), state.phase)
+    slot = state.slot(rewriter)
+    state.advance(rewriter)
+    return slot
 
 
 def release(rewriter: PatternRewriter, pipeline: SSAValue) -> None:
-    state = State(rewriter, pipeline, CONSUMER)
+    """Arrive on the release cursor's empty barrier."""
+    state = State(rewriter, pipeline, RELEASE)
     rewriter.insert(
-        nvvm_mbarrier.MBarrierArriveOp(
-            state.barrier(rewriter, CONSUMER), with_state=False
-        )
+        nvvm_mbarrier.MBarrierArriveOp(state.barrier(rewriter, EMPTY), with_state=False)
     )
     state.advance(rewriter)
 
@@ -353,12 +378,11 @@ class LowerConsumeOne(RewritePattern):
     ) -> None:
         if parts(op.pipeline) is None:
             return
-        state = State(rewriter, op.pipeline, CONSUMER)
-        state.wait(rewriter, state.barrier(rewriter, PRODUCER), state.phase)
+        address = acquire(rewriter, op.pipeline)
         slot_type = op.body.block.args[0].type
         assert isinstance(slot_type, TensorType)
         slot_type = cast(TensorType[Attribute], slot_type)
-        slot = _slot_tensor(rewriter, op, state.slot(rewriter), slot_type)
+        slot = _slot_tensor(rewriter, op, address, slot_type)
         terminator = op.body.block.last_op
         assert isinstance(terminator, async_ops.PipelineYieldOp)
         results = list(terminator.values)
