@@ -62,7 +62,7 @@ builtin.module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 9
       %acc = scf.for %k = %c0 to %c4096 step %c64 iter_args(%acc_k = %zero) -> (tensor<64x128xf32, #acc>) {
         %sa = nv_tileas.async.pipeline.consumer_acquire %pa0 : !nv_tileas.pipeline<3, tensor<64x64xf16, #sa>> -> tensor<64x64xf16, #sa>
         %sb = nv_tileas.async.pipeline.consumer_acquire %pb : !nv_tileas.pipeline<3, tensor<64x128xf16, #sb>> -> tensor<64x128xf16, #sb>
-        %d = nv_tileas.dot %sa, %sb, %acc_k atom = !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss> wait_group = 0 : tensor<64x64xf16, #sa>, tensor<64x128xf16, #sb> -> tensor<64x128xf32, #acc>
+        %d = nv_tileas.dot %sa, %sb, %acc_k atom = !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss> wait_group = 1 : tensor<64x64xf16, #sa>, tensor<64x128xf16, #sb> -> tensor<64x128xf32, #acc>
         nv_tileas.async.pipeline.consumer_release %pa0 : !nv_tileas.pipeline<3, tensor<64x64xf16, #sa>>
         nv_tileas.async.pipeline.consumer_release %pb : !nv_tileas.pipeline<3, tensor<64x128xf16, #sb>>
         scf.yield %d : tensor<64x128xf32, #acc>
@@ -75,7 +75,7 @@ builtin.module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 9
       %acc = scf.for %k = %c0 to %c4096 step %c64 iter_args(%acc_k = %zero) -> (tensor<64x128xf32, #acc>) {
         %sa = nv_tileas.async.pipeline.consumer_acquire %pa1 : !nv_tileas.pipeline<3, tensor<64x64xf16, #sa>> -> tensor<64x64xf16, #sa>
         %sb = nv_tileas.async.pipeline.consumer_acquire %pb : !nv_tileas.pipeline<3, tensor<64x128xf16, #sb>> -> tensor<64x128xf16, #sb>
-        %d = nv_tileas.dot %sa, %sb, %acc_k atom = !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss> wait_group = 0 : tensor<64x64xf16, #sa>, tensor<64x128xf16, #sb> -> tensor<64x128xf32, #acc>
+        %d = nv_tileas.dot %sa, %sb, %acc_k atom = !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss> wait_group = 1 : tensor<64x64xf16, #sa>, tensor<64x128xf16, #sb> -> tensor<64x128xf32, #acc>
         nv_tileas.async.pipeline.consumer_release %pa1 : !nv_tileas.pipeline<3, tensor<64x64xf16, #sa>>
         nv_tileas.async.pipeline.consumer_release %pb : !nv_tileas.pipeline<3, tensor<64x128xf16, #sb>>
         scf.yield %d : tensor<64x128xf32, #acc>

@@ -80,6 +80,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.persistent import (
     declare_persistent_grid,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.promote_locals import promote_locals
+from tileas_py.passes.lowering.tileas_to_nvvm.wgmma_pipelining import pipeline_wgmma
 
 PASS_NAME = "convert-tileas-to-nvvm"
 
@@ -173,6 +174,7 @@ class ConvertTileasToNvvmPass(ModulePass):
                 isinstance(function, func.FuncOp) and holds_tiles(function)
             ):
                 split_into_pieces(function)
+                pipeline_wgmma(function)
                 size = plan_shared_memory(function, shared)
                 if size:
                     declare_shared_buffer(function, size)

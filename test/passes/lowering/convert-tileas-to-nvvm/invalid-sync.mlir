@@ -101,3 +101,26 @@ nv_tileas.kernel @k(%v: !nv_tileas.tiled_view<64x64xf16>) attributes {nv_tileaa.
 nv_tileas.async.pipeline.agent_switch num_warps = [4] warp_id = [0] agent_strides = [1] {
 }
 // CHECK: invalid-sync.mlir:101:1: error: agent_switch must be inside a kernel or function
+
+// -----
+
+// A dot that keeps one group in flight reads a one-stage pipeline: the stage it reads is
+// still in use when it needs the next one.
+!pipe = !nv_tileas.pipeline<1, tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>>
+module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
+  nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 4 : i32} {
+    %p = nv_tileas.async.pipeline.create_pipeline : !pipe
+    %b = nv_tileas.alloc_tensor : tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [0, 1]>>
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 64, 16]>>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %acc = scf.for %k = %c0 to %c64 step %c64 iter_args(%c = %zero) -> (tensor<64x64xf32, #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 64, 16]>>) {
+      %sa = nv_tileas.async.pipeline.consumer_acquire %p : !pipe -> tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>
+      %d = nv_tileas.dot %sa, %b, %c atom = !cute_nvgpu.sm90.mma<64x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss> wait_group = 1 : tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>, tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [0, 1]>> -> tensor<64x64xf32, #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 64, 16]>>
+      nv_tileas.async.pipeline.consumer_release %p : !pipe
+      scf.yield %d : tensor<64x64xf32, #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 64, 16]>>
+    }
+    nv_tileas.return
+  }
+}
+// CHECK: invalid-sync.mlir:119:7: error: wait_group = 1 keeps 2 stages of each pipeline the dot reads in use at once: the pipeline's depth (1) must be more than 1
