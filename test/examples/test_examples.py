@@ -3,7 +3,9 @@
 `examples/*sm90*.mlir` go through `tileas-opt FILE -p tileas-to-ptx -t ptx` and
 `ptxas -arch=sm_90a`: no error, no warning, no GMMA diagnostic (nothing serialized, no
 wait injected), and HGMMAs in the SASS: for the GEMMs one per `wgmma.mma_async` of the
-PTX, 2 consumers x 4 m64n128k16 per 64-deep K step (the loop is not unrolled); for the
+PTX, 2 consumers x 4 m64n128k16 per 64-deep K step (the loop is not unrolled), the K
+loop keeping one WGMMA group in flight (`WARPGROUP.DEPBAR.LE gsb0, 0x1`) and the
+warpgroups trading registers (`USETMAXREG`); for the
 NVVM example one per `nvvm.wgmma.mma_async`. The sm_100 example runs the same command;
 its knobs are in the PTX, and `ptxas -arch=sm_100a` assembles it with one FFMA per
 `fma.rn.f32` and no message but the knobs' "unsupported" warnings.
@@ -14,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tileas_py.hw.gmma_diagnostics import parse_ptxas_output
+from tileas_py.ptx.sass import innermost_loop, listing
 from tileas_py.ptx.toolchain import disassemble, run_ptxas
 from tileas_py.tools.tileas_opt import run_tool
 
@@ -47,6 +50,15 @@ def test_hopper_example_assembles_cleanly(example: Path, tmp_path: Path) -> None
     if example.stem.startswith("gemm"):
         assert len(hgmma) == ptx.read_text().count("wgmma.mma_async") == GEMM_HGMMAS
         assert all(line.startswith("HGMMA.64x128x16.F32") for line in hgmma)
+        # The K loop keeps one WGMMA group in flight; the warpgroups trade registers.
+        code = listing(ptx.with_suffix(".cubin"))
+        loop = innermost_loop(code, "HGMMA")
+        assert loop is not None
+        assert "WARPGROUP.DEPBAR.LE gsb0, 0x1" in [i.text for i in loop.body]
+        assert {i.opcode for i in code} >= {
+            "USETMAXREG.DEALLOC.CTAPOOL",
+            "USETMAXREG.TRY_ALLOC.CTAPOOL",
+        }
     else:
         assert len(hgmma) == example.read_text().count("nvvm.wgmma.mma_async")
 

@@ -68,7 +68,7 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
 // CHECK-NEXT:   %[[STAGE:.*]] = arith.select %[[WRAP]], %[[FIRST]], %[[NEXT]] : i32
 // CHECK-NEXT:   %[[FLIP:.*]] = arith.extui %[[WRAP]] : i1 to i32
 // CHECK-NEXT:   %[[PHASE:.*]] = arith.xori %[[ZERO]], %[[FLIP]] : i32
-// CHECK-NEXT:   scf.yield %[[PHASE]], %[[STAGE]] : i32, i32
+// CHECK-NEXT:   scf.yield %[[STAGE]], %[[PHASE]] : i32, i32
 // CHECK-NEXT: } else {
 // CHECK-NEXT:   scf.yield %[[ZERO]], %[[ZERO]] : i32, i32
 // CHECK-NEXT: }{nv_tileas.agent_warps = 1 : i32, nv_tileas.agent_index = 0 : i32}

@@ -171,6 +171,15 @@ def fragment_type(t: TensorType[Attribute]) -> llvm.LLVMStructType:
     return llvm.LLVMStructType.from_type_list([tile] * (m_tiles * n_tiles))
 
 
+def accumulator_registers(fragments: llvm.LLVMStructType) -> int:
+    """The 32-bit registers a thread's accumulator fragments occupy (an f16 pair is one)."""
+    count = 0
+    for tile in fragments.types.data:
+        assert isinstance(tile, llvm.LLVMStructType)
+        count += len(tile.types.data)
+    return count
+
+
 def accumulator_element(
     t: TensorType[Attribute], warp: int, lane: int, member: int, j: int
 ) -> tuple[int, int]:

@@ -91,6 +91,7 @@ from tileas_py.hw.arch import Arch, ArchVariant
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     SHARED_PTR,
     a_fragment_type,
+    accumulator_registers,
     checked_fragment_type,
     defining_op_through_casts,
     element_bits,
@@ -102,6 +103,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     scalar_constant,
     to_llvm,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.registers import warn_if_over_budget
 
 SM90A = Arch(90, ArchVariant.ARCH_CONDITIONAL)
 
@@ -305,6 +307,7 @@ class Region:
         # read its accumulator (scale-d 0), so it gets undefined registers: no zeroing
         # instruction at all, before or after the fence.
         whole = fragment_type(acc_type)
+        warn_if_over_budget(self.op, accumulator_registers(whole))
         if self.zero_start:
             acc = e.add(llvm.UndefOp(whole))
         else:
