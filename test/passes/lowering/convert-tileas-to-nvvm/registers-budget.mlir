@@ -19,7 +19,7 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
   }
 }
 
-// CHECK: registers-budget.mlir:18:5: warning: this dot's accumulator needs 256 registers per thread of its warpgroup, more than the warpgroup's budget of 255: ptxas will spill it or serialize the WGMMAs (C7511); split the tile over more warpgroups (warps_per_cta) or make it smaller
+// CHECK: registers-budget.mlir:17:5: warning: this dot's accumulator needs 256 registers per thread of its warpgroup, more than the warpgroup's budget of 255: ptxas will spill it or serialize the WGMMAs (C7511); split the tile over more warpgroups (warps_per_cta) or make it smaller
 // CHECK-NOT: warning
 // OPTION: error: convert-tileas-to-nvvm: producer-registers must be a multiple of 8 between 24 and 256 (setmaxnreg), got 20
 // OPTION2: error: convert-tileas-to-nvvm: consumer-registers must be a multiple of 8 between 24 and 256 (setmaxnreg), got 236
