@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     i1,
+    i8,
     i32,
     i64,
 )
@@ -63,6 +64,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects import cute_nvgpu
@@ -91,7 +93,10 @@ from tileas_py.hw.arch import Arch, ArchVariant
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     SHARED_PTR,
     a_fragment_type,
+    accumulator_problem,
     accumulator_registers,
+    accumulator_shape,
+    accumulator_warpgroups,
     checked_fragment_type,
     defining_op_through_casts,
     element_bits,
@@ -104,6 +109,12 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     to_llvm,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.registers import warn_if_over_budget
+from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
+    constant,
+    executing_warps,
+    outside_loops,
+    warpgroup_in_agent,
+)
 
 SM90A = Arch(90, ArchVariant.ARCH_CONDITIONAL)
 
@@ -235,14 +246,20 @@ class Region:
                 "the accumulator of a WGMMA must be a tensor with a #nv_tileas.mma "
                 f"encoding of instr_shape = {instr}, got '{t}'",
             )
-        warps = ints(encoding.warps_per_cta)
-        if list(warps) != [_WARPGROUP_WARPS, 1]:
+        tile = cast(TensorType[Attribute], t)
+        problem = accumulator_problem(tile)
+        if problem is not None:
+            emit_error(self.op, problem)
+        groups = accumulator_warpgroups(tile)
+        warps = executing_warps(self.op)
+        if warps != _WARPGROUP_WARPS * groups:
             emit_error(
                 self.op,
-                "a WGMMA accumulator must be held by one warpgroup "
-                f"(warps_per_cta = [4, 1]), got {list(warps)}",
+                f"the accumulator is held by {groups} warpgroup(s) (warps_per_cta = "
+                f"{list(ints(encoding.warps_per_cta))}), but the dot runs on {warps} "
+                "warps",
             )
-        return cast(TensorType[Attribute], t)
+        return tile
 
     def tiling(self, operand: str) -> wgmma_layout.OperandTiling:
         value = self.a if operand == "A" else self.b
@@ -284,20 +301,30 @@ class Region:
         e = Emitter(rewriter, self.op)
         atom = self.atom
         acc_type = self.accumulator_type()
-        rows, cols = acc_type.get_shape()
+        groups = accumulator_warpgroups(acc_type)
+        m_tiles, n_tiles, _ = accumulator_shape(acc_type)
         k_total = cast(TensorType[Attribute], self.a.type).get_shape()[1]
-        m_tiles, n_tiles = rows // hw_wgmma.M, cols // atom.n.data
         k_tiles = k_total // atom.k.data
         register_a = atom.frag_kind.data == cute_nvgpu.FragKind.RS
 
-        # 1. Descriptors, and every per-tile advance of them.
+        # 1. Descriptors, and every per-tile advance of them. Split over warpgroups,
+        # each starts at its own rows of A.
         a_desc: dict[tuple[int, int], SSAValue] = {}
         a_regs: list[SSAValue] = []
         if register_a:
+            if groups > 1:
+                emit_error(
+                    self.op,
+                    "a register-resident A is held by one warpgroup: split the "
+                    "accumulator over warpgroups with A in shared memory",
+                )
             a_regs = self.register_a(e, m_tiles, k_tiles)
         else:
             a_desc = self.descriptors(
-                e, "A", [(m, k) for m in range(m_tiles) for k in range(k_tiles)]
+                e,
+                "A",
+                [(m, k) for m in range(m_tiles) for k in range(k_tiles)],
+                self.warpgroup_rows(e, groups, m_tiles),
             )
         b_desc = self.descriptors(
             e, "B", [(n, k) for n in range(n_tiles) for k in range(k_tiles)]
@@ -351,13 +378,54 @@ class Region:
             )
         return from_llvm(rewriter, result, self.op, acc_type)
 
+    def warpgroup_rows(self, e: Emitter, groups: int, m_tiles: int) -> SSAValue | None:
+        """The byte offset of this warpgroup's rows of a shared A (None: one warpgroup)."""
+        if groups == 1:
+            return None
+        tiling = self.tiling("A")
+        k_tiles = cast(TensorType[Attribute], self.a.type).get_shape()[1]
+        k_tiles //= self.atom.k.data
+        stride = tiling.byte_offset(m_tiles, 0)
+        linear = all(
+            tiling.byte_offset(g * m_tiles + m, k)
+            == g * stride + tiling.byte_offset(m, k)
+            for g in range(groups)
+            for m in range(m_tiles)
+            for k in range(k_tiles)
+        )
+        if not linear:
+            emit_error(
+                self.op,
+                "operand A cannot be split over warpgroups: its rows of one warpgroup "
+                "do not start at a whole number of descriptor steps",
+            )
+        rewriter = e.rewriter
+        saved = rewriter.insertion_point
+        rewriter.insertion_point = InsertPoint.before(outside_loops(self.op))
+        group = warpgroup_in_agent(rewriter, groups)
+        size = constant(rewriter, stride)
+        offset = rewriter.insert(arith.MuliOp(group, size)).result
+        rewriter.insertion_point = saved
+        return offset
+
     def descriptors(
-        self, e: Emitter, operand: str, tiles: list[tuple[int, int]]
+        self,
+        e: Emitter,
+        operand: str,
+        tiles: list[tuple[int, int]],
+        offset: SSAValue | None = None,
     ) -> dict[tuple[int, int], SSAValue]:
-        """The descriptor of each (mn, k) instruction tile of a shared operand."""
+        """The descriptor of each (mn, k) instruction tile of a shared operand, whose
+        buffer starts `offset` bytes further (a warpgroup's rows)."""
         tiling = self.tiling(operand)
         value = self.a if operand == "A" else self.b
         pointer = to_llvm(e.rewriter, value, self.op, SHARED_PTR)
+        if offset is not None:
+            pointer = e.add(
+                llvm.GEPOp.from_mixed_indices(
+                    pointer, [offset], pointee_type=i8, result_type=SHARED_PTR
+                )
+            )
         address = e.add(llvm.PtrToIntOp(pointer, i64))
         masked = e.add(llvm.AndOp(address, e.constant(_ADDRESS_MASK)))
         start = e.add(llvm.LShrOp(masked, e.constant(4)))

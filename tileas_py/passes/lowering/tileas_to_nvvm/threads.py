@@ -11,7 +11,7 @@ verifier), so thread 0 of the agent is the thread with `tid.x % (32 * warps) == 
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, llvm
+from xdsl.dialects import arith, llvm, scf
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
@@ -97,6 +97,32 @@ def constant(
 
 def thread_id(rewriter: PatternRewriter) -> SSAValue:
     return rewriter.insert(ThreadIdXOp(i32)).res
+
+
+def warpgroup_in_agent(rewriter: PatternRewriter, groups: int) -> SSAValue:
+    """`(tid.x / 128) % groups`: the thread's warpgroup among the `groups` of its agent
+    (which starts on a multiple of its size)."""
+    tid = thread_id(rewriter)
+    warpgroup = rewriter.insert(arith.ShRUIOp(tid, constant(rewriter, 7))).result
+    if groups & (groups - 1):
+        count = constant(rewriter, groups)
+        return rewriter.insert(arith.RemUIOp(warpgroup, count)).result
+    mask = constant(rewriter, groups - 1)
+    return rewriter.insert(arith.AndIOp(warpgroup, mask)).result
+
+
+def outside_loops(op: Operation) -> Operation:
+    """The outermost loop (`scf.for`, `scf.while`) around `op` within its agent, or `op`:
+    where values that depend only on the thread index can be computed once."""
+    anchor = op
+    parent = op.parent_op()
+    while parent is not None and AGENT_WARPS not in parent.attributes:
+        if isinstance(parent, AgentSwitchOp) or "sym_name" in parent.properties:
+            break
+        if isinstance(parent, scf.ForOp | scf.WhileOp):
+            anchor = parent
+        parent = parent.parent_op()
+    return anchor
 
 
 def agent_leader(rewriter: PatternRewriter, op: Operation) -> SSAValue:
