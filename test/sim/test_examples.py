@@ -53,6 +53,7 @@ def _exact(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     ("example", "grid", "cluster"),
     [
         ("gemm_sm90a.mlir", (2, 2), None),
+        ("gemm_128x256_sm90a.mlir", (2, 1), None),
         ("gemm_cluster_sm90a.mlir", (2, 2), (2, 1, 1)),
     ],
 )
@@ -66,6 +67,7 @@ def test_gemm_example_runs_exactly(
     report = launch(module, "gemm", grid, 384, [a, b, c], cluster=cluster)
     assert report.hazards == []
     assert np.array_equal(c, _exact(a, b))
+    # Per CTA and K step: two consumer warpgroups, each 4 x m64nNk16.
     assert report.wgmma == grid[0] * grid[1] * 2 * 4 * (SMALL // 64)
     assert report.gmma_messages == []
 
