@@ -76,11 +76,12 @@ def listing(cubin: Path, function: str | None = None) -> list[Instruction]:
 
 
 def loops(instructions: list[Instruction]) -> list[Loop]:
-    """Every backward branch's range."""
+    """Every backward branch's range (but the `BRA.U.ANY` loops in which ptxas issues a
+    warp-uniform instruction once per distinct value among the lanes)."""
     found: list[Loop] = []
     for instruction in instructions:
         match = _BRANCH.match(instruction.text)
-        if match is None:
+        if match is None or "BRA.U.ANY" in instruction.text:
             continue
         target = int(match.group(1), 16)
         if target > instruction.address:

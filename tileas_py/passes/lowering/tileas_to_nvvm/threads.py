@@ -5,8 +5,12 @@ A tile op is run by every thread of its *agent*: the warps of its `agent_switch`
 or of the `scf.if` that `agents.py` makes of one (which keeps the region's warp count as
 `nv_tileas.agent_warps`), or, outside any agent, by the whole CTA (the kernel's
 `nv_tileas.num_warps`). Agents start on a multiple of their own size (the `agent_switch`
-verifier), so thread 0 of the agent is the thread with `tid.x % (32 * warps) == 0`: the
-*leader*, which issues what must happen once per agent (TMA copies, transaction counts).
+verifier), so the agent's first warp is the one with `(tid.x / 32) % warps == 0`. Its lane
+that `elect.sync` elects (lane 0: the agents' warps run converged) is the *leader*, which
+issues what must happen once per agent (TMA copies, transaction counts). `elect.sync`
+rather than `lane == 0` tells ptxas that one lane of the warp takes the branch, so it
+issues a TMA copy as one warp-uniform `UTMALDG` instead of a loop over the lanes'
+operands (`BRA.U.ANY`).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from tileas_py.dialects.nv_tileas import AgentSwitchOp
 from tileas_py.dialects.nvvm.sreg import ThreadIdXOp
-from tileas_py.dialects.nvvm.sync import Barrier0Op, BarrierOp
+from tileas_py.dialects.nvvm.sync import Barrier0Op, BarrierOp, ElectSyncOp
 
 WARP_SIZE = 32
 NUM_WARPS = "nv_tileas.num_warps"
@@ -126,17 +130,21 @@ def outside_loops(op: Operation) -> Operation:
 
 
 def agent_leader(rewriter: PatternRewriter, op: Operation) -> SSAValue:
-    """An i1, true on thread 0 of the agent (or CTA) running `op`."""
-    threads = WARP_SIZE * executing_warps(op)
+    """An i1, true on the leader of the agent (or CTA) running `op`: the lane that
+    `elect.sync` elects in its first warp."""
+    warps = executing_warps(op)
+    elected = rewriter.insert(ElectSyncOp()).pred
+    if warps == 1:
+        return elected
     tid = thread_id(rewriter)
-    if threads & (threads - 1):
-        count = constant(rewriter, threads)
-        lane = rewriter.insert(arith.RemUIOp(tid, count)).result
+    warp = rewriter.insert(arith.ShRUIOp(tid, constant(rewriter, 5))).result
+    if warps & (warps - 1):
+        index = rewriter.insert(arith.RemUIOp(warp, constant(rewriter, warps))).result
     else:
-        mask = constant(rewriter, threads - 1)
-        lane = rewriter.insert(arith.AndIOp(tid, mask)).result
-    zero = constant(rewriter, 0)
-    return rewriter.insert(arith.CmpiOp(lane, zero, "eq")).result
+        mask = constant(rewriter, warps - 1)
+        index = rewriter.insert(arith.AndIOp(warp, mask)).result
+    first = rewriter.insert(arith.CmpiOp(index, constant(rewriter, 0), "eq")).result
+    return rewriter.insert(arith.AndIOp(first, elected)).result
 
 
 def shared_address(
