@@ -72,6 +72,35 @@ def test_gemm_example_runs_exactly(
     assert report.gmma_messages == []
 
 
+def test_register_a_loaded_with_ldmatrix_runs_exactly() -> None:
+    """The GEMM example with A in registers: each consumer warpgroup loads its 64 rows of
+    the stage's 128x64 A tile with `ldmatrix` (swizzled addresses) and runs m64n128k16
+    WGMMAs with A from registers (`wait_group = 0`: the next K step reloads A into the same
+    registers)."""
+    text = small_form("gemm_sm90a.mlir")
+    shared = (
+        "%d = nv_tileas.dot %sa, %sb, %acc_k atom = !cute_nvgpu.sm90.mma<64x128x16, "
+        "ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss> wait_group = 1 "
+        ": tensor<128x64xf16, #sa>"
+    )
+    registers = (
+        "%ra = nv_tileas.convert_layout %sa {nv_tileas.num_warps = 8 : i32} : "
+        "tensor<128x64xf16, #sa> -> tensor<128x64xf16>\n        "
+        "%d = nv_tileas.dot %ra, %sb, %acc_k atom = !cute_nvgpu.sm90.mma<64x128x16, "
+        "ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = rs> wait_group = 0 "
+        ": tensor<128x64xf16>"
+    )
+    assert shared in text
+    module = api.parse_mlir(text.replace(shared, registers), "gemm_rs.mlir")
+    a, b, c = _operands()
+    report = launch(module, "gemm", (2, 2), 384, [a, b, c])
+    assert report.hazards == []
+    assert np.array_equal(c, _exact(a, b))
+    assert report.wgmma == 2 * 2 * 2 * 4 * (SMALL // 64)
+    assert report.ptx.count("ldmatrix.sync.aligned.m8n8.x4.shared.b16") == 4
+    assert report.gmma_messages == []
+
+
 @pytest.mark.parametrize("num_sms", [2, 3])
 def test_persistent_example_runs_every_tile_once(num_sms: int) -> None:
     """The persistent example at 256^3 on fewer CTAs than its 2x2 tiles: lowered for a

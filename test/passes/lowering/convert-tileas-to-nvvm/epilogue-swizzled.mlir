@@ -35,15 +35,14 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
 // CHECK-NEXT: %[[B:.*]] = arith.constant 4 : i32
 // CHECK-NEXT: %[[COLB:.*]] = arith.muli %{{.*}}, %[[B]] : i32
 // CHECK-NEXT: %[[T:.*]] = arith.addi %[[ROWB]], %[[COLB]] : i32
-// The first pair: offset 0.
-// CHECK:      %[[L0:.*]] = arith.addi %[[T]], %{{.*}} : i32
-// CHECK-NEXT: %[[SEVEN:.*]] = arith.constant 7 : i32
-// CHECK-NEXT: %[[HI:.*]] = arith.shrui %[[L0]], %[[SEVEN]] : i32
+// The first pair: offset 0, the thread's own.
+// CHECK:      %[[SEVEN:.*]] = arith.constant 7 : i32
+// CHECK-NEXT: %[[HI:.*]] = arith.shrui %[[T]], %[[SEVEN]] : i32
 // CHECK-NEXT: %[[MASK:.*]] = arith.constant 7 : i32
 // CHECK-NEXT: %[[BITS:.*]] = arith.andi %[[HI]], %[[MASK]] : i32
 // CHECK-NEXT: %[[FOUR:.*]] = arith.constant 4 : i32
 // CHECK-NEXT: %[[FLIP:.*]] = arith.shli %[[BITS]], %[[FOUR]] : i32
-// CHECK-NEXT: %[[PHYS:.*]] = arith.xori %[[L0]], %[[FLIP]] : i32
+// CHECK-NEXT: %[[PHYS:.*]] = arith.xori %[[T]], %[[FLIP]] : i32
 // CHECK-NEXT: %[[AT0:.*]] = llvm.getelementptr %{{.*}}[%[[PHYS]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
 // CHECK-NEXT: llvm.inline_asm has_side_effects "st.shared.v2.f32 [$0], {$1, $2};", "l,f,f" %[[AT0]], %{{.*}}, %{{.*}} : (!llvm.ptr<3>, f32, f32) -> ()
 // The pair 8 rows further: the same swizzled base, 1024 bytes on.

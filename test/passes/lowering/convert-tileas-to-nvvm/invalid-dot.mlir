@@ -169,3 +169,20 @@ nv_tileas.kernel @k(%view: !nv_tileas.tiled_view<64x64xf32>, %c: tensor<64x64xf3
   nv_tileas.return
 }
 // CHECK: invalid-dot.mlir:168:3: error: only stores to a plain global pointer (an unrealized cast of !llvm.ptr<1>) are supported for an accumulator
+
+// -----
+
+// A register A loaded from an MN-major shared tile (ldmatrix without .trans reads K-major
+// rows).
+#sa = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+#acc = #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 64, 16]>
+nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 4 : i32} {
+  %sa = nv_tileas.alloc_tensor : tensor<64x64xf16, #sa>
+  %b = nv_tileas.alloc_tensor : tensor<64x64xf16, #sb>
+  %a = nv_tileas.convert_layout %sa : tensor<64x64xf16, #sa> -> tensor<64x64xf16>
+  %c = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm90.mma<64x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = rs> wait_group = 0 : tensor<64x64xf16>, tensor<64x64xf16, #sb> -> tensor<64x64xf32, #acc>
+  nv_tileas.return
+}
+// CHECK: invalid-dot.mlir:[[# @LINE - 3]]:3: error: a register A is loaded with ldmatrix from a K-major shared tile (order = [1, 0])

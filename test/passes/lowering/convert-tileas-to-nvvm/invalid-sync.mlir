@@ -146,3 +146,27 @@ nv_tileas.kernel @k(%v: !nv_tileas.tiled_view<1024x1024xf32>) attributes {nv_til
   nv_tileas.return
 }
 // CHECK: invalid-sync.mlir:[[# @LINE - 3]]:3: error: an unswizzled tile is stored in boxes of whole rows: the box must span its columns
+
+// -----
+
+// A dot with A in registers cannot keep its groups in flight across iterations: the next
+// iteration's ldmatrix would overwrite the A registers the WGMMAs in flight read.
+!pipe = !nv_tileas.pipeline<2, tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>>
+module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
+  nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 4 : i32} {
+    %p = nv_tileas.async.pipeline.create_pipeline : !pipe
+    %b = nv_tileas.alloc_tensor : tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [0, 1]>>
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 64, 16]>>
+    %c0 = arith.constant 0 : index
+    %c64 = arith.constant 64 : index
+    %acc = scf.for %k = %c0 to %c64 step %c64 iter_args(%c = %zero) -> (tensor<64x64xf32, #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 64, 16]>>) {
+      %sa = nv_tileas.async.pipeline.consumer_acquire %p : !pipe -> tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>
+      %ra = nv_tileas.convert_layout %sa : tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>> -> tensor<64x64xf16>
+      %d = nv_tileas.dot %ra, %b, %c atom = !cute_nvgpu.sm90.mma<64x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = rs> wait_group = 1 : tensor<64x64xf16>, tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [0, 1]>> -> tensor<64x64xf32, #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 64, 16]>>
+      nv_tileas.async.pipeline.consumer_release %p : !pipe
+      scf.yield %d : tensor<64x64xf32, #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 64, 16]>>
+    }
+    nv_tileas.return
+  }
+}
+// CHECK: invalid-sync.mlir:[[# @LINE - 7]]:7: error: wait_group = 1 with A in registers: the next iteration would overwrite the A registers that the WGMMAs in flight still read (they are in flight until the wait_group that retires them); use wait_group = 0 or A in shared memory

@@ -72,6 +72,7 @@ from tileas_py.dialects.nv_tileas import ops as tile_ops
 from tileas_py.dialects.nv_tileas.attrs import (
     MmaEncodingAttr,
     SharedEncodingAttr,
+    encoding_of,
     ints,
 )
 from tileas_py.dialects.nvvm import wgmma as nvvm_wgmma
@@ -86,6 +87,7 @@ from tileas_py.dialects.nvvm.attrs import (
     WGMMATypes,
     WGMMATypesAttr,
 )
+from tileas_py.dialects.nvvm.sreg import ThreadIdXOp
 from tileas_py.dialects.nvvm.target import TARGET_ATTR_NAME, NVVMTargetAttr
 from tileas_py.hw import wgmma as hw_wgmma
 from tileas_py.hw import wgmma_layout
@@ -109,6 +111,10 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     to_llvm,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.registers import warn_if_over_budget
+from tileas_py.passes.lowering.tileas_to_nvvm.swizzle import (
+    ThreadAddresses,
+    splits_additively,
+)
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
     constant,
     executing_warps,
@@ -312,13 +318,7 @@ class Region:
         a_desc: dict[tuple[int, int], SSAValue] = {}
         a_regs: list[SSAValue] = []
         if register_a:
-            if groups > 1:
-                emit_error(
-                    self.op,
-                    "a register-resident A is held by one warpgroup: split the "
-                    "accumulator over warpgroups with A in shared memory",
-                )
-            a_regs = self.register_a(e, m_tiles, k_tiles)
+            a_regs = self.register_a(e, m_tiles, k_tiles, groups)
         else:
             a_desc = self.descriptors(
                 e,
@@ -440,22 +440,144 @@ class Region:
             out[mn, k] = by_increment[increment]
         return out
 
-    def register_a(self, e: Emitter, m_tiles: int, k_tiles: int) -> list[SSAValue]:
-        """The four registers of each (m, k) tile of a register-resident A."""
+    def register_a(
+        self, e: Emitter, m_tiles: int, k_tiles: int, groups: int
+    ) -> list[SSAValue]:
+        """The four registers of each (m, k) tile of a register-resident A: a splat
+        constant packed, a shared tile loaded with `ldmatrix`, or A's own fragments."""
         t = cast(TensorType[Attribute], self.a.type)
         whole = a_fragment_type(t, self.atom.k.data)
+        member = whole.types.data[0]
+        assert isinstance(member, llvm.LLVMStructType)
         splat = _splat_bits(self.a)
         if splat is not None:
             word = e.constant(splat, i32)
-            member = whole.types.data[0]
-            assert isinstance(member, llvm.LLVMStructType)
             words = [word] * wgmma_layout.A_REGISTERS
             return [pack_members(e.rewriter, words, member)] * (m_tiles * k_tiles)
+        source = _loaded_from_shared(self.a)
+        if source is not None:
+            return self.ldmatrix_a(e, source, (m_tiles, k_tiles, groups), member)
+        if groups > 1:
+            emit_error(
+                self.op,
+                "a register-resident A split over warpgroups must be loaded from a "
+                "shared tile (nv_tileas.convert_layout of a #nv_tileas.shared tile)",
+            )
         value = to_llvm(e.rewriter, self.a, self.op, whole)
         return [
             extract_member(e.rewriter, value, i, whole.types.data[i])
             for i in range(m_tiles * k_tiles)
         ]
+
+    def ldmatrix_a(
+        self,
+        e: Emitter,
+        source: SSAValue,
+        tiles: tuple[int, int, int],
+        member: llvm.LLVMStructType,
+    ) -> list[SSAValue]:
+        """A register A read from a K-major shared tile: per (m, k) instruction tile one
+        `ldmatrix.x4` of its four 8-row matrices (rows 0-7 and 8-15 of the warp's 16, K
+        halves 0 and 1: the A fragment's four registers). Lane l gives the address of
+        row `l % 8` of matrix `l / 8`."""
+        m_tiles, k_tiles, groups = tiles
+        t = cast(TensorType[Attribute], source.type)
+        encoding = t.encoding
+        assert isinstance(encoding, SharedEncodingAttr)
+        rows, cols = t.get_shape()
+        if ints(encoding.order) != (1, 0):
+            emit_error(
+                self.op,
+                "a register A is loaded with ldmatrix from a K-major shared tile "
+                "(order = [1, 0])",
+            )
+        element = element_bits(t.get_element_type()) // 8
+        layout = wgmma_layout.SharedTileLayout(
+            inner=cols, outer=rows, element_bytes=element, swizzle=encoding.swizzle.data
+        )
+        half = wgmma_layout.INSTRUCTION_K_BYTES // 2 // element
+        rows_per_group = rows // groups
+        threads: list[tuple[int, int]] = []
+        for thread in range(_WARPGROUP_WARPS * 32 * groups):
+            warp, lane = divmod(thread, 32)
+            group, in_group = divmod(warp, _WARPGROUP_WARPS)
+            row = group * rows_per_group + 16 * in_group + 8 * ((lane >> 3) & 1)
+            threads.append((row + (lane & 7), half * (lane >> 4)))
+        constants = [
+            (hw_wgmma.M * m, self.atom.k.data * k)
+            for m in range(m_tiles)
+            for k in range(k_tiles)
+        ]
+        problem = layout.problem()
+        column_step = layout.offset(inner=half, outer=0)
+        exact = all(
+            layout.offset(inner=col, outer=row)
+            == row * layout.panel_bytes + column_step * (col // half)
+            for row, col in threads
+        )
+        if problem is None and not (
+            exact and splits_additively(layout, threads, constants)
+        ):
+            problem = "its panels split the 8x16-byte matrices ldmatrix reads"
+        if problem is not None:
+            emit_error(self.op, f"register A cannot be loaded from {t}: {problem}")
+        rewriter = e.rewriter
+        saved = rewriter.insertion_point
+        rewriter.insertion_point = InsertPoint.before(outside_loops(self.op))
+        thread = self.ldmatrix_thread_offset(
+            rewriter, layout, rows_per_group, groups, column_step
+        )
+        rewriter.insertion_point = saved
+        pointer = to_llvm(rewriter, source, self.op, SHARED_PTR)
+        addresses = ThreadAddresses(rewriter, pointer, thread, layout)
+        registers = ", ".join(f"${r}" for r in range(wgmma_layout.A_REGISTERS))
+        text = (
+            f"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{{registers}}}, "
+            f"[${wgmma_layout.A_REGISTERS}];"
+        )
+        constraints = ",".join(["=r"] * wgmma_layout.A_REGISTERS + ["l"])
+        loaded: list[SSAValue] = []
+        for row, col in constants:
+            address = addresses.address(layout.offset(inner=col, outer=row))
+            load = llvm.InlineAsmOp(
+                text, constraints, [address], [member], has_side_effects=True
+            )
+            loaded.append(e.add(load))
+        return loaded
+
+    @staticmethod
+    def ldmatrix_thread_offset(
+        rewriter: PatternRewriter,
+        layout: wgmma_layout.SharedTileLayout,
+        rows_per_group: int,
+        groups: int,
+        column_step: int,
+    ) -> SSAValue:
+        """The linear offset of the row this lane gives `ldmatrix`:
+        `row * P + (lane / 16) * (offset of 16 bytes of K)`, with `row = (M / W) g +
+        16 (warp % 4) + 8 ((lane / 8) % 2) + lane % 8`."""
+
+        def binary(
+            kind: type[arith.SignlessIntegerBinaryOperation], a: SSAValue, b: int
+        ) -> SSAValue:
+            return rewriter.insert(kind(a, constant(rewriter, b))).result
+
+        tid = rewriter.insert(ThreadIdXOp(i32)).res
+        lane = binary(arith.AndIOp, tid, 31)
+        warp = binary(arith.AndIOp, binary(arith.ShRUIOp, tid, 5), _WARPGROUP_WARPS - 1)
+        row = binary(arith.MuliOp, warp, 16)
+        half = binary(
+            arith.MuliOp, binary(arith.AndIOp, binary(arith.ShRUIOp, lane, 3), 1), 8
+        )
+        row = rewriter.insert(arith.AddiOp(row, half)).result
+        row = rewriter.insert(arith.AddiOp(row, binary(arith.AndIOp, lane, 7))).result
+        if groups > 1:
+            group = warpgroup_in_agent(rewriter, groups)
+            first = binary(arith.MuliOp, group, rows_per_group)
+            row = rewriter.insert(arith.AddiOp(row, first)).result
+        linear = binary(arith.MuliOp, row, layout.panel_bytes)
+        column = binary(arith.MuliOp, binary(arith.ShRUIOp, lane, 4), column_step)
+        return rewriter.insert(arith.AddiOp(linear, column)).result
 
     def types(self) -> tuple[WGMMATypes, WGMMATypes, WGMMATypes]:
         atom = self.atom
@@ -561,6 +683,17 @@ class Region:
                 has_side_effects=True,
             )
         )
+
+
+def _loaded_from_shared(value: SSAValue) -> SSAValue | None:
+    """The shared tile a register A is converted from (`convert_layout`), if it is."""
+    owner = defining_op_through_casts(value)
+    if not isinstance(owner, tile_ops.ConvertLayoutOp):
+        return None
+    source = owner.source
+    if isinstance(encoding_of(source.type), SharedEncodingAttr):
+        return source
+    return None
 
 
 def _splat_bits(value: SSAValue) -> int | None:
@@ -751,6 +884,17 @@ class LowerAccumulatorConstant(RewritePattern):
         rewriter.replace(op, [], [from_llvm(rewriter, acc, op, t)])
 
 
+class EraseDeadRegisterA(RewritePattern):
+    """A `convert_layout` into a register A that the WGMMAs it fed no longer read."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: tile_ops.ConvertLayoutOp, rewriter: PatternRewriter
+    ) -> None:
+        if not op.result.uses and encoding_of(op.result.type) is None:
+            rewriter.erase(op)
+
+
 class EraseDeadTileConstant(RewritePattern):
     """A tile constant nothing reads any more (a WGMMA packed it, or ignores it)."""
 
@@ -764,6 +908,7 @@ class EraseDeadTileConstant(RewritePattern):
 
 PATTERNS: tuple[RewritePattern, ...] = (
     EraseDeadTileConstant(),
+    EraseDeadRegisterA(),
     LowerDot(),
     LowerAtomGemm(),
     EraseDeadAtom(),

@@ -80,6 +80,10 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     element_bits,
     to_llvm,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.swizzle import (
+    ThreadAddresses,
+    splits_additively,
+)
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
     WARP_SIZE,
     agent_barrier,
@@ -94,8 +98,6 @@ from tileas_py.passes.lowering.tileas_to_nvvm.tma import coordinates
 
 WARPGROUP_WARPS = 4
 ROW_MAJOR = (1, 0)
-SWIZZLE_PERIOD = 1024
-"""A swizzle pattern repeats every 1024 bytes: adding a multiple leaves it unchanged."""
 
 
 def _binary(
@@ -271,8 +273,7 @@ class LowerAccumulatorToShared(RewritePattern):
         groups: int,
     ) -> None:
         """Each value pair at `physical(T + C)`, T the thread's linear offset and C the
-        pair's: per distinct `C mod 1024` one runtime swizzle of `T + C`, the rest of
-        C an immediate. Checked for every thread that T + C is the pair's offset."""
+        pair's (`swizzle.ThreadAddresses`), checked for every thread."""
         dest = cast(TensorType[Attribute], op.dest.type)
         encoding = dest.encoding
         assert isinstance(encoding, SharedEncodingAttr)
@@ -291,21 +292,11 @@ class LowerAccumulatorToShared(RewritePattern):
             for dr, dc in wgmma_layout.accumulator_offsets(n_instr)[::2]
         ]
 
-        def offset(row: int, col: int) -> int:
-            return layout.offset(inner=col, outer=row)
-
-        if problem is None:
-            for dr, dc in firsts:
-                constant_part = offset(dr, dc)
-                if any(
-                    offset(r + dr, c + dc) != offset(r, c) + constant_part
-                    for r, c in origins
-                ):
-                    problem = (
-                        f"the {layout.panel_bytes}-byte panels of the buffer split the "
-                        "accumulator's value pairs"
-                    )
-                    break
+        if problem is None and not splits_additively(layout, origins, firsts):
+            problem = (
+                f"the {layout.panel_bytes}-byte panels of the buffer split the "
+                "accumulator's value pairs"
+            )
         if problem is not None:
             emit_error(op, f"an accumulator cannot be staged in this buffer: {problem}")
         row, col = origin
@@ -315,27 +306,11 @@ class LowerAccumulatorToShared(RewritePattern):
             _binary(rewriter, arith.MuliOp, row, layout.panel_bytes),
             _binary(rewriter, arith.MuliOp, col, bytes_),
         )
-        mask = (1 << layout.swizzle_bits) - 1
-        swizzled: dict[int, SSAValue] = {}
+        addresses = ThreadAddresses(rewriter, buffer, thread, layout)
         values = self._values(rewriter, source, acc)
         for dr, dc, first in values:
             _, _, second = next(values)
-            constant_part = offset(dr, dc)
-            low = constant_part % SWIZZLE_PERIOD
-            if low not in swizzled:
-                linear = _binary(rewriter, arith.AddiOp, thread, low)
-                bits = _binary(
-                    rewriter,
-                    arith.AndIOp,
-                    _binary(rewriter, arith.ShRUIOp, linear, 7),
-                    mask,
-                )
-                flip = _binary(rewriter, arith.ShLIOp, bits, 4)
-                physical = _binary(rewriter, arith.XOrIOp, linear, flip)
-                swizzled[low] = shared_address(rewriter, buffer, physical)
-            address = swizzled[low]
-            if constant_part - low:
-                address = shared_address(rewriter, address, constant_part - low)
+            address = addresses.address(layout.offset(inner=dc, outer=dr))
             _store_pair(rewriter, address, (first, second))
 
 

@@ -17,7 +17,9 @@ that, as CUTLASS's sm90 warp-specialised mainloop does:
 
 This applies to a dot in the body of an `scf.for` that yields its result (to the next
 iteration's dot, whose MMAs accumulate in the same registers); each pipeline it reads must
-then have more than N stages (N + 1 are in use at once), which is reported otherwise. Any
+then have more than N stages (N + 1 are in use at once), and A must be in shared memory
+(the next iteration's register A would overwrite registers that the WGMMAs in flight
+read), both of which are reported otherwise. Any
 other dot with `wait_group > 0` is drained (`wgmma.wait_group 0`) before the first op
 after it that reads its result or releases a slot it reads.
 
@@ -73,6 +75,14 @@ def _groups_in_flight(op: Operation) -> int:
     if isinstance(op, cute_nvgpu.AtomGemmOp) and op.wait_group is not None:
         return op.wait_group.value.data
     return 0
+
+
+def _register_a(dot: DotOp | cute_nvgpu.AtomGemmOp) -> bool:
+    atom = dot.atom if isinstance(dot, DotOp) else dot.atom.type
+    return (
+        isinstance(atom, cute_nvgpu.SM90MmaAtomType)
+        and atom.frag_kind.data == cute_nvgpu.FragKind.RS
+    )
 
 
 def _index(value: int) -> arith.ConstantOp:
@@ -196,6 +206,14 @@ def pipeline_wgmma(function: Operation) -> None:
         if loop is None:
             _drain_before_first_reader(dot)
             continue
+        if _register_a(dot):
+            emit_error(
+                dot,
+                f"wait_group = {lag} with A in registers: the next iteration would "
+                "overwrite the A registers that the WGMMAs in flight still read (they are "
+                "in flight until the wait_group that retires them); use wait_group = 0 "
+                "or A in shared memory",
+            )
         if not isinstance(loop.next_op, nvvm_wgmma.WgmmaWaitGroupSyncOp):
             block = loop.parent_block()
             assert block is not None
