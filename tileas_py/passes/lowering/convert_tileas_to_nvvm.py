@@ -5,8 +5,8 @@ values) of the `nv_tileaa` / `nv_tileas` / `cute_nvgpu` dialects; the output is 
 NVVM-level form that `convert-nvvm-to-ori` takes (see `examples/nvvm_wgmma_sm90a.mlir`).
 The pass collects the rewrite patterns of the modules listed in
 `tileas_py/passes/lowering/tileas_to_nvvm/__init__.py` (kernels and shared memory, the
-WGMMA emission of `nv_tileas.dot` / `cute_nvgpu.atom.gemm`, `#nv_tileas.blocked`
-register tiles and the universal-FMA dot, stores, `scf.for` carrying tiles, ...), which
+WGMMA emission of `nv_tileas.dot` / `cute_nvgpu.atom.gemm`, the tcgen05 emission and
+tensor memory of Blackwell dots, `#nv_tileas.blocked` register tiles and the universal-FMA dot, stores, `scf.for` carrying tiles, ...), which
 follow the
 value conventions of `tileas_to_nvvm/conventions.py` and hand values to each other through
 `builtin.unrealized_conversion_cast` (MLIR's dialect-conversion practice,
@@ -17,8 +17,9 @@ https://mlir.llvm.org/docs/DialectConversion/). In order:
    ...), else the `chip` option; the module gets `nvvm.target` with that chip;
 2. per kernel, each tile split across the CTAs of the cluster becomes the piece its CTA
    holds, tiled accesses offset by the cluster rank (`cta.split_into_pieces`; what
-   would move data between CTAs is reported), then shared memory is planned
-   (`kernel.plan_shared_memory`);
+   would move data between CTAs is reported), Blackwell MMAs mark the synchronisation
+   they change and tensor memory is planned and allocated (`tcgen05.prepare`), then
+   shared memory is planned (`kernel.plan_shared_memory`);
 3. the patterns run to a fixed point;
 4. an op still holding tile values is reported, once, at its location:
    `'nv_tileas.xxx' is not supported by convert-tileas-to-nvvm`;
@@ -78,6 +79,9 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.persistent import (
     declare_persistent_grid,
+)
+from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05 import (
+    prepare as prepare_tcgen05,
 )
 
 PASS_NAME = "convert-tileas-to-nvvm"
@@ -172,6 +176,7 @@ class ConvertTileasToNvvmPass(ModulePass):
                 isinstance(function, func.FuncOp) and holds_tiles(function)
             ):
                 split_into_pieces(function)
+                prepare_tcgen05(function)
                 size = plan_shared_memory(function, shared)
                 if size:
                     declare_shared_buffer(function, size)

@@ -7,7 +7,8 @@ The `scf.if` keeps the agent's warp count and index as `nv_tileas.agent_warps` a
 `nv_tileas.agent_index`, which the other
 synchronisation lowerings read (`threads.py`). Holes (empty regions) emit nothing.
 A `warp_specialize` left over (`optimize-execution-unit-mapping` did not run) is reported.
-No `setmaxnreg` is emitted: every agent keeps the kernel's register budget
+An agent that issues a CTA pair's MMAs runs on the even CTA of each pair only
+(`tcgen05_sync.py`). No `setmaxnreg` is emitted: every agent keeps the kernel's register budget
 (`setmaxnreg` is warpgroup-wide, and a one-warp producer shares its warpgroup with a hole).
 
 Before:
@@ -37,7 +38,7 @@ After:
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, i32
 from xdsl.ir import Region, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -47,6 +48,10 @@ from xdsl.pattern_rewriter import (
 
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects.nv_tileas import AgentSwitchOp, WarpSpecializeOp
+from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05_sync import (
+    PAIR_AGENTS,
+    in_even_cta,
+)
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
     AGENT_INDEX,
     AGENT_WARPS,
@@ -83,10 +88,20 @@ class LowerAgentSwitch(RewritePattern):
             list(op.agents),
             strict=True,
         )
+        pair_agents = op.attributes.get(PAIR_AGENTS)
+        even_only = (
+            {int(v) for v in pair_agents.get_values()}
+            if isinstance(pair_agents, DenseArrayBase)
+            else set[int]()
+        )
         for index, (count, first, region) in enumerate(entries):
             if not region.blocks:
                 continue
             condition = _in_range(rewriter, warp, first, count)
+            if index in even_only:
+                # It issues a CTA pair's MMAs (`tcgen05_sync.py`).
+                even = in_even_cta(rewriter)
+                condition = rewriter.insert(arith.AndIOp(condition, even)).result
             body = rewriter.move_region_contents_to_new_regions(region)
             block = body.block
             block.add_op(scf.YieldOp())
