@@ -318,12 +318,13 @@ class LowerProducerCommit(RewritePattern):
         state = State(rewriter, op.pipeline, PRODUCER)
         full = state.barrier(rewriter, PRODUCER)
         leader = agent_leader(rewriter, op)
-        bytes_ = constant(rewriter, slot_bytes(t))
+        count = slot_bytes(t)
         if is_pair(owner):
             # The even CTA's barrier counts both CTAs' loads (`tcgen05_sync.py`).
             even = in_even_cta(rewriter)
             leader = rewriter.insert(arith.AndIOp(leader, even)).result
-            bytes_ = constant(rewriter, 2 * slot_bytes(t))
+            count *= 2
+        bytes_ = constant(rewriter, count)
         rewriter.insert(nvvm_mbarrier.MBarrierArriveExpectTxOp(full, bytes_, leader))
         state.advance(rewriter)
         rewriter.erase(op)

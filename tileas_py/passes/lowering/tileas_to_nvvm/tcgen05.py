@@ -74,7 +74,7 @@ from tileas_py.diagnostics import emit_error
 from tileas_py.dialects import cute_nvgpu, nv_tileaa
 from tileas_py.dialects.nv_tileas import AgentSwitchOp, async_ops
 from tileas_py.dialects.nv_tileas import ops as tile_ops
-from tileas_py.dialects.nv_tileas.attrs import SharedEncodingAttr, is_tmem
+from tileas_py.dialects.nv_tileas.attrs import SharedEncodingAttr
 from tileas_py.dialects.nvvm import tcgen05 as nvvm_tcgen05
 from tileas_py.dialects.nvvm.attrs import (
     CTAGroupKind,
@@ -109,7 +109,6 @@ from tileas_py.passes.lowering.tileas_to_nvvm.tmem import (
     is_tmem_pipeline,
     plan_tensor_memory,
     tile_parts,
-    tile_problem,
     tile_value,
     tmem_address,
 )
@@ -324,16 +323,8 @@ class LowerTcgen05Dot(RewritePattern):
             return
         check_target(op)
         group = atom.cta_group.data
-        if atom.m.data // group != hw_tmem.LANES:
-            emit_error(
-                op,
-                f"the tcgen05 emission keeps {hw_tmem.LANES} rows of D per CTA in "
-                "tensor memory (M = 128, or M = 256 with cta_group = 2), got "
-                f"M = {atom.m.data} with cta_group = {group}",
-            )
-        if (problem := tile_problem(op.c.type)) is not None:
-            emit_error(op, problem)
-        assert is_tmem(op.c.type)
+        # D's rows are C's, and tensor-memory tiles have 128 (`tmem.tile_problem`).
+        assert atom.m.data // group == hw_tmem.LANES
         n_instr, k_instr = atom.n.data, atom.k.data
         _, cols = tile_shape(op.c.type)
         k_total = tile_shape(op.a.type)[1]
