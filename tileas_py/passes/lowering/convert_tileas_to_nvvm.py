@@ -6,9 +6,9 @@ NVVM-level form that `convert-nvvm-to-ori` takes (see `examples/nvvm_wgmma_sm90a
 The pass collects the rewrite patterns of the modules listed in
 `tileas_py/passes/lowering/tileas_to_nvvm/__init__.py` (kernels and shared memory, the
 WGMMA emission of `nv_tileas.dot` / `cute_nvgpu.atom.gemm`, the tcgen05 emission and
-tensor memory of Blackwell dots, `#nv_tileas.blocked` register tiles and the universal-FMA dot, stores, `scf.for` carrying tiles, ...), which
-follow the
-value conventions of `tileas_to_nvvm/conventions.py` and hand values to each other through
+tensor memory of Blackwell dots, `#nv_tileas.blocked` register tiles and the
+universal-FMA dot, stores, `scf.for` carrying tiles, ...), which follow the value
+conventions of `tileas_to_nvvm/conventions.py` and hand values to each other through
 `builtin.unrealized_conversion_cast` (MLIR's dialect-conversion practice,
 https://mlir.llvm.org/docs/DialectConversion/). In order:
 
