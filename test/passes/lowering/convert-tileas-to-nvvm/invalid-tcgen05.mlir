@@ -63,13 +63,14 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
 #tm = #nv_tileas.tmem
 module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
   nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 4 : i32} {
-    %t = nv_tileas.alloc_tensor : tensor<128x32xf32, #tm>
+    %p = nv_tileas.async.pipeline.create_pipeline : !nv_tileas.pipeline<1, tensor<128x32xf32, #tm>>
+    %t = nv_tileas.async.pipeline.consumer_acquire %p : !nv_tileas.pipeline<1, tensor<128x32xf32, #tm>> -> tensor<128x32xf32, #tm>
     %buf = nv_tileas.alloc_tensor : tensor<128x32xf32, #sa>
     %w = nv_tileas.copy %t, %buf : tensor<128x32xf32, #tm> -> tensor<128x32xf32, #sa>
     nv_tileas.return
   }
 }
-// CHECK: invalid-tcgen05.mlir:68:5: error: a tensor-memory tile is copied only into an unswizzled row-major shared buffer (#nv_tileas.shared<swizzle = 0, order = [1, 0]>)
+// CHECK: invalid-tcgen05.mlir:69:5: error: a tensor-memory tile is copied only into an unswizzled row-major shared buffer (#nv_tileas.shared<swizzle = 0, order = [1, 0]>)
 
 // -----
 
@@ -78,13 +79,14 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
 #tm = #nv_tileas.tmem
 module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
   nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 8 : i32} {
-    %t = nv_tileas.alloc_tensor : tensor<128x32xf32, #tm>
+    %p = nv_tileas.async.pipeline.create_pipeline : !nv_tileas.pipeline<1, tensor<128x32xf32, #tm>>
+    %t = nv_tileas.async.pipeline.consumer_acquire %p : !nv_tileas.pipeline<1, tensor<128x32xf32, #tm>> -> tensor<128x32xf32, #tm>
     %buf = nv_tileas.alloc_tensor : tensor<128x32xf32, #nv_tileas.shared<swizzle = 0, order = [1, 0]>>
     %w = nv_tileas.copy %t, %buf : tensor<128x32xf32, #tm> -> tensor<128x32xf32, #nv_tileas.shared<swizzle = 0, order = [1, 0]>>
     nv_tileas.return
   }
 }
-// CHECK: invalid-tcgen05.mlir:83:5: error: a tensor-memory tile is read by one warpgroup (4 warps: warp w reads lanes 32 w .. 32 w + 31), not 8 warps
+// CHECK: invalid-tcgen05.mlir:85:5: error: a tensor-memory tile is read by one warpgroup (4 warps: warp w reads lanes 32 w .. 32 w + 31), not 8 warps
 
 // -----
 
@@ -101,7 +103,7 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
     nv_tileas.return
   }
 }
-// CHECK: invalid-tcgen05.mlir:97:5: error: consume_one of tensor-memory slots is not supported: use consumer_acquire and consumer_release
+// CHECK: invalid-tcgen05.mlir:99:5: error: consume_one of tensor-memory slots is not supported: use consumer_acquire and consumer_release
 
 // -----
 
@@ -119,7 +121,7 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
     nv_tileas.return
   }
 }
-// CHECK: invalid-tcgen05.mlir:117:5: error: the sm100 MMAs of a kernel all use one cta_group, got 1 and 2
+// CHECK: invalid-tcgen05.mlir:119:5: error: the sm100 MMAs of a kernel all use one cta_group, got 1 and 2
 
 // -----
 
@@ -138,7 +140,7 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
     nv_tileas.return
   }
 }
-// CHECK: invalid-tcgen05.mlir:136:7: error: a cta_group = 2 MMA runs on CTA pairs: the kernel's cluster (nv_tileaa.kernel_spec num_ctas) must be a multiple of 2, got 1
+// CHECK: invalid-tcgen05.mlir:138:7: error: a cta_group = 2 MMA runs on CTA pairs: the kernel's cluster (nv_tileaa.kernel_spec num_ctas) must be a multiple of 2, got 1
 
 // -----
 
@@ -155,7 +157,7 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
     nv_tileas.return
   }
 }
-// CHECK: invalid-tcgen05.mlir:154:5: error: a cta_group = 2 dot must run in an agent of an agent_switch (the agent runs on the even CTA of each pair)
+// CHECK: invalid-tcgen05.mlir:156:5: error: a cta_group = 2 dot must run in an agent of an agent_switch (the agent runs on the even CTA of each pair)
 
 // -----
 
@@ -172,7 +174,7 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
     nv_tileas.return
   }
 }
-// CHECK: invalid-tcgen05.mlir:171:5: error: an sm100 atom (tcgen05.mma) needs an sm_100a, sm_103a or sm_110a target (or their family targets), got sm_90a
+// CHECK: invalid-tcgen05.mlir:173:5: error: an sm100 atom (tcgen05.mma) needs an sm_100a, sm_103a or sm_110a target (or their family targets), got sm_90a
 
 // -----
 
@@ -188,4 +190,38 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
     nv_tileas.return
   }
 }
-// CHECK: invalid-tcgen05.mlir:187:5: error: no tcgen05 descriptor can walk operand A: 128-byte swizzling needs the contiguous dimension to span a multiple of 128 bytes, got 64
+// CHECK: invalid-tcgen05.mlir:189:5: error: no tcgen05 descriptor can walk operand A: 128-byte swizzling needs the contiguous dimension to span a multiple of 128 bytes, got 64
+
+// -----
+
+#tm = #nv_tileas.tmem
+#sc = #nv_tileas.shared<swizzle = 0, order = [1, 0]>
+module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
+  nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 4 : i32} {
+    %t = nv_tileas.alloc_tensor : tensor<128x32xf32, #tm>
+    %buf = nv_tileas.alloc_tensor : tensor<128x32xf32, #sc>
+    %w = nv_tileas.copy %t, %buf : tensor<128x32xf32, #tm> -> tensor<128x32xf32, #sc>
+    nv_tileas.return
+  }
+}
+// CHECK: invalid-tcgen05.mlir:[[# @LINE - 4]]:5: error: a tensor-memory tile is read once its MMAs are complete: take it with consumer_acquire from a pipeline of tensor-memory slots (the MMAs' producer_commit completes its full barrier)
+
+// -----
+
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+#tm = #nv_tileas.tmem
+module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
+  nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 4 : i32} {
+    %pa = nv_tileas.async.pipeline.create_pipeline : !nv_tileas.pipeline<1, tensor<128x64xf16, #sa>>
+    %b = nv_tileas.alloc_tensor : tensor<64x64xf16, #sb>
+    %c = nv_tileas.alloc_tensor : tensor<128x64xf32, #tm>
+    nv_tileas.async.pipeline.consume_one %pa : !nv_tileas.pipeline<1, tensor<128x64xf16, #sa>> -> () {
+    ^bb0(%a: tensor<128x64xf16, #sa>):
+      %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<128x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1> wait_group = 0 : tensor<128x64xf16, #sa>, tensor<64x64xf16, #sb> -> tensor<128x64xf32, #tm>
+      nv_tileas.async.pipeline.yield
+    }
+    nv_tileas.return
+  }
+}
+// CHECK: invalid-tcgen05.mlir:[[# @LINE - 6]]:7: error: an sm100 dot reads its operands after it is issued: take them with consumer_acquire and give them back with consumer_release (consume_one would release the slot before the MMA has read it)

@@ -62,7 +62,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -74,7 +74,7 @@ from tileas_py.diagnostics import emit_error
 from tileas_py.dialects import cute_nvgpu, nv_tileaa
 from tileas_py.dialects.nv_tileas import AgentSwitchOp, async_ops
 from tileas_py.dialects.nv_tileas import ops as tile_ops
-from tileas_py.dialects.nv_tileas.attrs import SharedEncodingAttr
+from tileas_py.dialects.nv_tileas.attrs import SharedEncodingAttr, is_tmem
 from tileas_py.dialects.nvvm import tcgen05 as nvvm_tcgen05
 from tileas_py.dialects.nvvm.attrs import (
     CTAGroupKind,
@@ -163,7 +163,23 @@ def prepare(function: Operation) -> None:
                 op.result.type
             ):
                 op.attributes[CTA_PAIR] = _UNIT
+    for op in function.walk():
+        reads = isinstance(op, tile_ops.CopyOp) and not is_tmem(op.dest.type)
+        if reads and is_tmem(op.source.type):
+            _check_completed(op)
     plan_tensor_memory(function, cta_group)
+
+
+def _check_completed(copy: tile_ops.CopyOp) -> None:
+    """A tensor-memory tile is read only once its MMAs are known to be complete: taken
+    from a pipeline of tensor-memory slots, whose full barrier their commit completes."""
+    if not isinstance(copy.source.owner, async_ops.ConsumerAcquireOp):
+        emit_error(
+            copy,
+            "a tensor-memory tile is read once its MMAs are complete: take it with "
+            "consumer_acquire from a pipeline of tensor-memory slots (the MMAs' "
+            "producer_commit completes its full barrier)",
+        )
 
 
 _UNIT = UnitAttr()
@@ -201,6 +217,15 @@ def _mark(dot: tile_ops.DotOp, cta_group: int) -> None:
         )
     for operand in (dot.a, dot.b):
         acquire = operand.owner
+        if isinstance(operand, BlockArgument) and isinstance(
+            operand.owner.parent_op(), async_ops.ConsumeOneOp
+        ):
+            emit_error(
+                dot,
+                "an sm100 dot reads its operands after it is issued: take them with "
+                "consumer_acquire and give them back with consumer_release (consume_one "
+                "would release the slot before the MMA has read it)",
+            )
         if not isinstance(acquire, async_ops.ConsumerAcquireOp):
             continue
         create = acquire.pipeline.owner
