@@ -112,3 +112,19 @@ module attributes {nvvm.target = #nvvm.target<chip = "sm_100a">} {
 // CHECK-NEXT:  	tcgen05.mma.cta_group::2.kind::f16 	[[[T]]], %rd0, %rd1, %r0, %p0;
 // CHECK-NEXT:  	tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 	[bar], 3;
 // CHECK-NEXT:  	tcgen05.dealloc.cta_group::2.sync.aligned.b32 	[[T]], 128;
+
+// -----
+
+// Generic addresses: no state space on the allocation slot or the mbarrier.
+module attributes {nvvm.target = #nvvm.target<chip = "sm_100a">} {
+  llvm.func @generic(%slot: !llvm.ptr, %bar: !llvm.ptr) attributes {nvvm.kernel} {
+    %n = llvm.mlir.constant(32 : i32) : i32
+    nvvm.tcgen05.alloc %slot, %n : !llvm.ptr, i32
+    nvvm.tcgen05.commit %bar : !llvm.ptr
+    llvm.return
+  }
+}
+
+// CHECK-LABEL: .entry generic(
+// CHECK:       	tcgen05.alloc.cta_group::1.sync.aligned.b32 	[%rd0], 32;
+// CHECK-NEXT:  	tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 	[%rd1];

@@ -30,7 +30,7 @@ def _opcodes(sass: list[str], prefix: str) -> list[str]:
 
 
 def test_each_kind_is_its_tensor_core_instruction(tmp_path: Path) -> None:
-    memory, kinds, pair = _sass(tmp_path)
+    memory, kinds, pair, generic = _sass(tmp_path)
     # f16, tf32, f8f6f4, i8, then f16 with A in tensor memory.
     assert _opcodes(kinds, "UTC") == [
         "UTCHMMA",
@@ -43,3 +43,4 @@ def test_each_kind_is_its_tensor_core_instruction(tmp_path: Path) -> None:
     assert _opcodes(pair, "UTCBAR") == ["UTCBAR.2CTA.MULTICAST"]
     assert _opcodes(memory, "UTCBAR") == ["UTCBAR"]
     assert any(line.startswith("UTCATOMSWS") for line in memory)
+    assert _opcodes(generic, "UTCBAR") == ["UTCBAR"]
