@@ -298,13 +298,27 @@ class TileasToPtxPipeline(ModulePass):
     num_sms: int = 132
     """`tileas-dynamic-persistent`'s launch grid: one CTA per SM."""
 
+    producer_registers: int = 40
+    """`convert-tileas-to-nvvm`'s budget of the warpgroups that issue no WGMMA."""
+
+    consumer_registers: int = 0
+    """`convert-tileas-to-nvvm`'s budget of the WGMMA warpgroups (0: computed)."""
+
     def stage(self, name: str) -> ModulePass:
         """The pass of stage `name`, with the options this pipeline gives it."""
         from tileas_py.passes import get_all_passes
+        from tileas_py.passes.lowering.convert_tileas_to_nvvm import (
+            ConvertTileasToNvvmPass,
+        )
         from tileas_py.passes.tileas.dynamic_persistent import DynamicPersistentPass
 
         if name == DynamicPersistentPass.name:
             return DynamicPersistentPass(num_sms=self.num_sms, marked_only=True)
+        if name == ConvertTileasToNvvmPass.name:
+            return ConvertTileasToNvvmPass(
+                producer_registers=self.producer_registers,
+                consumer_registers=self.consumer_registers,
+            )
         return get_all_passes()[name]()()
 
     def stage_names(self, op: ModuleOp) -> tuple[str, ...]:

@@ -4,7 +4,8 @@ they expected, is kept as a regression kernel that the checker must flag.
 
 The examples' GEMMs are 4096^3; their small-size form is the same file with that problem
 size replaced (`small_form`): the tile sizes, pipelines and agents are unchanged, so the
-same code runs over 2x2 output tiles and four K steps.
+same code runs over 2x2 output tiles and four K steps (the consumers keep one WGMMA group
+in flight across them, and the warpgroups trade registers with setmaxnreg).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ def _exact(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     ("example", "grid", "cluster"),
     [
         ("gemm_sm90a.mlir", (2, 2), None),
+        ("gemm_128x256_sm90a.mlir", (2, 1), None),
         ("gemm_cluster_sm90a.mlir", (2, 2), (2, 1, 1)),
     ],
 )
@@ -65,7 +67,37 @@ def test_gemm_example_runs_exactly(
     report = launch(module, "gemm", grid, 384, [a, b, c], cluster=cluster)
     assert report.hazards == []
     assert np.array_equal(c, _exact(a, b))
+    # Per CTA and K step: two consumer warpgroups, each 4 x m64nNk16.
     assert report.wgmma == grid[0] * grid[1] * 2 * 4 * (SMALL // 64)
+    assert report.gmma_messages == []
+
+
+def test_register_a_loaded_with_ldmatrix_runs_exactly() -> None:
+    """The GEMM example with A in registers: each consumer warpgroup loads its 64 rows of
+    the stage's 128x64 A tile with `ldmatrix` (swizzled addresses) and runs m64n128k16
+    WGMMAs with A from registers (`wait_group = 0`: the next K step reloads A into the same
+    registers)."""
+    text = small_form("gemm_sm90a.mlir")
+    shared = (
+        "%d = nv_tileas.dot %sa, %sb, %acc_k atom = !cute_nvgpu.sm90.mma<64x128x16, "
+        "ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss> wait_group = 1 "
+        ": tensor<128x64xf16, #sa>"
+    )
+    registers = (
+        "%ra = nv_tileas.convert_layout %sa {nv_tileas.num_warps = 8 : i32} : "
+        "tensor<128x64xf16, #sa> -> tensor<128x64xf16>\n        "
+        "%d = nv_tileas.dot %ra, %sb, %acc_k atom = !cute_nvgpu.sm90.mma<64x128x16, "
+        "ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = rs> wait_group = 0 "
+        ": tensor<128x64xf16>"
+    )
+    assert shared in text
+    module = api.parse_mlir(text.replace(shared, registers), "gemm_rs.mlir")
+    a, b, c = _operands()
+    report = launch(module, "gemm", (2, 2), 384, [a, b, c])
+    assert report.hazards == []
+    assert np.array_equal(c, _exact(a, b))
+    assert report.wgmma == 2 * 2 * 2 * 4 * (SMALL // 64)
+    assert report.ptx.count("ldmatrix.sync.aligned.m8n8.x4.shared.b16") == 4
     assert report.gmma_messages == []
 
 
@@ -188,8 +220,10 @@ def test_the_racy_gemm_of_the_old_lowering_is_flagged() -> None:
 
 
 def test_the_fixed_lowering_expects_every_consumer() -> None:
-    """Today's lowering of the same kernel gives the B pipeline's empty barriers 256."""
+    """Today's lowering of the example: its one pipeline's full barriers expect the
+    producer's arrival, its empty barriers every thread of the consumer agent's two
+    warpgroups."""
     module = api.parse_mlir(small_form("gemm_sm90a.mlir"), "gemm_sm90a.mlir")
     ptx = api.print_ptx(api.run_pipeline(module, "tileas-to-ptx"))
-    assert "[gemm_smem+100376], 256;" in ptx
-    assert "[gemm_smem+24600], 128;" in ptx
+    assert "[gemm_smem+131072], 1;" in ptx
+    assert "[gemm_smem+131104], 256;" in ptx

@@ -80,9 +80,15 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
 from tileas_py.passes.lowering.tileas_to_nvvm.persistent import (
     declare_persistent_grid,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.promote_locals import promote_locals
+from tileas_py.passes.lowering.tileas_to_nvvm.registers import (
+    check_budgets,
+    plan_registers,
+)
 from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05 import (
     prepare as prepare_tcgen05,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.wgmma_pipelining import pipeline_wgmma
 
 PASS_NAME = "convert-tileas-to-nvvm"
 
@@ -161,7 +167,16 @@ class ConvertTileasToNvvmPass(ModulePass):
     chip: str = "sm_90a"
     """The target when the module has neither `nvvm.target` nor `nv_tileaa.target_spec`."""
 
+    producer_registers: int = 40
+    """Registers per thread of a warp-specialised kernel's warpgroups that issue no WGMMA
+    (`setmaxnreg.dec`; `tileas_to_nvvm/registers.py`)."""
+
+    consumer_registers: int = 0
+    """Registers per thread of its WGMMA warpgroups (`setmaxnreg.inc`); 0: what the
+    register file leaves them."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_budgets(self.producer_registers, self.consumer_registers)
         if not isinstance(op.attributes.get(TARGET_ATTR_NAME), NVVMTargetAttr):
             spec = op.attributes.get(TARGET_SPEC)
             chip = (
@@ -176,7 +191,11 @@ class ConvertTileasToNvvmPass(ModulePass):
                 isinstance(function, func.FuncOp) and holds_tiles(function)
             ):
                 split_into_pieces(function)
+                pipeline_wgmma(function)
                 prepare_tcgen05(function)
+                plan_registers(
+                    function, self.producer_registers, self.consumer_registers
+                )
                 size = plan_shared_memory(function, shared)
                 if size:
                     declare_shared_buffer(function, size)
@@ -189,6 +208,9 @@ class ConvertTileasToNvvmPass(ModulePass):
             if _is_unlowered(inner):
                 emit_error(inner, f"'{inner.name}' is not supported by {PASS_NAME}")
         fold_casts(op)
+        for function in op.body.block.ops:
+            if isinstance(function, llvm.FuncOp):
+                promote_locals(function)
         erase_dead_llvm_values(op)
 
 

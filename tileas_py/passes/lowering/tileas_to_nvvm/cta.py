@@ -123,8 +123,14 @@ def piece_shape(op: Operation | Block, t: Attribute) -> tuple[int, ...]:
 def piece_type(where: Operation | Block, t: Attribute) -> Attribute | None:
     """The type of the piece a CTA holds of a value of type `t` (None: unchanged)."""
     if isinstance(t, PipelineType):
-        slot = piece_type(where, t.slot_type)
-        return PipelineType(t.depth.data, cast(TensorType, slot)) if slot else None
+        pieces = [piece_type(where, slot) for slot in t.slot_types.data]
+        if all(piece is None for piece in pieces):
+            return None
+        slots = [
+            cast(TensorType, piece if piece is not None else slot)
+            for piece, slot in zip(pieces, t.slot_types.data, strict=True)
+        ]
+        return PipelineType(t.depth.data, slots)
     if split_layout(t) is None:
         return None
     tile = as_tile(t)

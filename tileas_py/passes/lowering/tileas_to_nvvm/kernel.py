@@ -4,7 +4,8 @@
   `llvm.func`; a kernel (every `nv_tileas.kernel`, and a function with
   `nv_tileaa.kernel_spec`) gets
   `nvvm.kernel`, `nvvm.reqntid = [32 * nv_tileas.num_warps, 1, 1]` when the warp count is
-  known, and `nvvm.cluster_dim = [num_ctas, 1, 1]` for a cluster. Parameters take the
+  known, `nvvm.minctasm` when `registers.py` gave it one, and
+  `nvvm.cluster_dim = [num_ctas, 1, 1]` for a cluster. Parameters take the
   types of `conventions.convert_type` (an `index` one is i64, cast back with
   `arith.index_cast`: an `llvm.func` has no index parameters); a `!nv_tileas.tiled_view` parameter is a
   CUtensorMap passed by value (`llvm.byval = !llvm.array<128 x i8>`, `llvm.align = 64`,
@@ -192,6 +193,9 @@ def _kernel_attributes(op: Operation) -> dict[str, Attribute]:
     grid = op.attributes.get(PERSISTENT_GRID)
     if grid is not None:
         attributes[PERSISTENT_GRID] = grid
+    min_ctas = op.attributes.get(nvvm_kernel.MINCTASM)
+    if min_ctas is not None:
+        attributes[nvvm_kernel.MINCTASM] = min_ctas
     spec = nv_tileaa.kernel_spec_of(op)
     if spec is not None and spec.num_ctas.data > 1:
         attributes[nvvm_kernel.CLUSTER_DIM] = DenseArrayBase.from_list(

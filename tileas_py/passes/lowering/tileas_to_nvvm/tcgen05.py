@@ -164,8 +164,9 @@ def prepare(function: Operation) -> None:
             ):
                 op.attributes[CTA_PAIR] = _UNIT
     for op in function.walk():
-        reads = isinstance(op, tile_ops.CopyOp) and not is_tmem(op.dest.type)
-        if reads and is_tmem(op.source.type):
+        if not isinstance(op, tile_ops.CopyOp) or is_tmem(op.dest.type):
+            continue
+        if is_tmem(op.source.type):
             _check_completed(op)
     plan_tensor_memory(function, cta_group)
 
@@ -423,8 +424,8 @@ class LowerCommitRelease(RewritePattern):
     ) -> None:
         if not released_by_commit(op) or pipeline.parts(op.pipeline) is None:
             return
-        state = pipeline.State(rewriter, op.pipeline, pipeline.CONSUMER)
-        empty = state.barrier(rewriter, pipeline.CONSUMER)
+        state = pipeline.State(rewriter, op.pipeline, pipeline.RELEASE)
+        empty = state.barrier(rewriter, pipeline.EMPTY)
         leader = agent_leader(rewriter, op)
         body = Block()
         rewriter.insert(scf.IfOp(leader, [], Region(body), Region()))

@@ -176,9 +176,11 @@ def _buffer_columns(op: Operation) -> tuple[TensorType[Attribute], int] | None:
     if isinstance(op, tile_ops.AllocTensorOp) and is_tmem(op.result.type):
         tile = op.result.type
         return tile, tile_columns(tile)
-    if isinstance(op, async_ops.CreatePipelineOp) and is_tmem(op.result.type.slot_type):
+    if isinstance(op, async_ops.CreatePipelineOp) and is_tmem_pipeline(op.result.type):
         t = op.result.type
-        tile = t.slot_type
+        if len(t.slot_types.data) != 1:
+            emit_error(op, "a pipeline of tensor-memory slots has one slot a stage")
+        tile = t.slot_types.data[0]
         return tile, t.depth.data * tile_columns(tile)
     return None
 
@@ -499,13 +501,13 @@ class LowerTmemToShared(RewritePattern):
 
 
 def is_tmem_pipeline(t: Attribute) -> bool:
-    return isinstance(t, PipelineType) and is_tmem(t.slot_type)
+    return isinstance(t, PipelineType) and any(is_tmem(s) for s in t.slot_types.data)
 
 
 def _pipeline_request(op: Operation) -> tuple[int, int] | None:
     assert isinstance(op, async_ops.CreatePipelineOp)
     t = op.result.type
-    if not is_tmem(t.slot_type):
+    if not is_tmem_pipeline(t):
         return None
     return 2 * t.depth.data * MBARRIER_BYTES, MBARRIER_BYTES
 
@@ -548,7 +550,7 @@ class LowerCreateTmemPipeline(RewritePattern):
     ) -> None:
         t = op.result.type
         offset = op.attributes.get(SMEM_OFFSET)
-        if not is_tmem(t.slot_type) or not isinstance(offset, IntegerAttr):
+        if not is_tmem_pipeline(t) or not isinstance(offset, IntegerAttr):
             return
         depth = t.depth.data
         base = rewriter.insert(
@@ -596,7 +598,7 @@ class _Ring:
         t = pipeline.type
         assert isinstance(t, PipelineType)
         self.depth = t.depth.data
-        self.columns = tile_columns(t.slot_type)
+        self.columns = tile_columns(t.slot_types.data[0])
         self.pair = is_pair(
             pipeline.owner if isinstance(pipeline.owner, Operation) else None
         )
@@ -653,7 +655,7 @@ class LowerTmemProducerAcquire(RewritePattern):
         ring = _Ring(rewriter, op.pipeline, PRODUCER)
         parity = rewriter.insert(arith.XOrIOp(ring.phase, constant(rewriter, 1))).result
         ring.wait(rewriter, ring.barrier(rewriter, CONSUMER), parity)
-        rewriter.replace(op, [], [_slot_tile(rewriter, op, ring, op.slot.type)])
+        rewriter.replace(op, [], [_slot_tile(rewriter, op, ring, op.slots.types[0])])
 
 
 class LowerTmemProducerCommit(RewritePattern):
@@ -703,7 +705,7 @@ class LowerTmemConsumerAcquire(RewritePattern):
             return
         ring = _Ring(rewriter, op.pipeline, CONSUMER)
         ring.wait(rewriter, ring.barrier(rewriter, PRODUCER), ring.phase)
-        rewriter.replace(op, [], [_slot_tile(rewriter, op, ring, op.slot.type)])
+        rewriter.replace(op, [], [_slot_tile(rewriter, op, ring, op.slots.types[0])])
 
 
 class LowerTmemConsumerRelease(RewritePattern):
