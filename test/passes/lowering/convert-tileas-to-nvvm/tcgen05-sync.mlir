@@ -128,7 +128,7 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
 // CHECK-NEXT:  nvvm.read.ptx.sreg.cluster.ctarank
 // CHECK:       %[[EVEN2:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT:  %[[MMA:.*]] = arith.andi %[[WARP1]], %[[EVEN2]] : i1
-// CHECK-NEXT:  scf.if %[[MMA]] {
+// CHECK-NEXT:  %{{.*}} = scf.if %[[MMA]] -> ({{.*}}) {
 // CHECK:         nvvm.tcgen05.mma %{{.*}} {ctaGroup = #nvvm.cta_group<cta_2>, kind = #nvvm.tcgen05_mma_kind<f16>}
 // Its commits reach both CTAs.
 // CHECK:         %[[MASK:.*]] = arith.constant 3 : i16

@@ -28,8 +28,10 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
 // CHECK:       %[[ACC:.*]] = llvm.insertvalue %[[FALSE]], %{{.*}}[1] : !llvm.struct<(!llvm.ptr<6>, i1)>
 // CHECK-NEXT:  %[[D:.*]] = llvm.extractvalue %[[ACC]][0] : !llvm.struct<(!llvm.ptr<6>, i1)>
 // CHECK-NEXT:  %[[HOLDS:.*]] = llvm.extractvalue %[[ACC]][1] : !llvm.struct<(!llvm.ptr<6>, i1)>
-// The issuer: thread 0 of the CTA.
-// CHECK:       %[[LEADER:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
+// The issuer: the lane elect.sync elects in the CTA's first warp.
+// CHECK:       %[[ELECTED:.*]] = nvvm.elect.sync -> i1
+// CHECK:       %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:  %[[LEADER:.*]] = arith.andi %[[FIRST]], %[[ELECTED]] : i1
 // CHECK-NEXT:  scf.if %[[LEADER]] {
 // CHECK-NEXT:    nvvm.tcgen05.fence <after>
 // A, k-major with 128-byte rows: LBO 16, SBO 1024, 0b001 in bits 46-48, swizzle 2
