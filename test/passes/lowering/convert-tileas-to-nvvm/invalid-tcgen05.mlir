@@ -225,3 +225,14 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
   }
 }
 // CHECK: invalid-tcgen05.mlir:[[# @LINE - 6]]:7: error: an sm100 dot reads its operands after it is issued: take them with consumer_acquire and give them back with consumer_release (consume_one would release the slot before the MMA has read it)
+
+// -----
+
+#tm = #nv_tileas.tmem
+module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
+  nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 4 : i32} {
+    %p = nv_tileas.async.pipeline.create_pipeline : !nv_tileas.pipeline<1, tensor<128x64xf32, #tm>, tensor<128x32xf32, #tm>>
+    nv_tileas.return
+  }
+}
+// CHECK: invalid-tcgen05.mlir:[[# @LINE - 4]]:5: error: a pipeline of tensor-memory slots has one slot a stage
