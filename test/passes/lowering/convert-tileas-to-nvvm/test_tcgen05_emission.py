@@ -24,6 +24,8 @@ CASES = [
     Gemm("f16", "f16", "f32", 16),
     Gemm("bf16", "bf16", "f32", 16, b_major="mn"),
     Gemm("tf32", "tf32", "f32", 8),
+    # 32 f32 columns: an mn-major row of B is one 128-byte swizzle span (the TMA box).
+    Gemm("tf32", "tf32", "f32", 8, n=32, b_major="mn"),
     Gemm("f8E4M3FN", "f8E5M2", "f32", 32),
     Gemm("si8", "ui8", "i32", 32),
     Gemm("f16", "f16", "f32", 16, n=128, cta_group=2),
