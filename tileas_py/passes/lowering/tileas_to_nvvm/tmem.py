@@ -26,7 +26,7 @@ mbarrier each in shared memory, and per-thread counters as in `pipeline.py`.
 
 | tile op | nvvm |
 | --- | --- |
-| `create_pipeline` | thread 0: `mbarrier.init` full (1 arrival: the MMA issuer's commit) and empty (every consumer thread, of both CTAs of a pair); `fence.mbarrier.init`, `barrier0` |
+| `create_pipeline` | the CTA's leader: `mbarrier.init` full (1 arrival: the MMA issuer's commit) and empty (every consumer thread, of both CTAs of a pair); `fence.mbarrier.init`, `barrier0` |
 | `producer_acquire` | `mbarrier.try_wait.parity` empty[s], phase ^ 1; `tcgen05.fence::after_thread_sync`; the slot |
 | `producer_commit` | the agent's leader: `tcgen05.commit` full[s] (pair: multicast to both CTAs) |
 | `consumer_acquire` | `mbarrier.try_wait.parity` full[s], phase; `tcgen05.fence::after_thread_sync`; the slot |
