@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    FloatTF32Type,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -81,7 +82,8 @@ def _numpy_dtype(element: Attribute) -> Any:
         return np.float16
     if isinstance(element, BFloat16Type):
         return ml_dtypes.bfloat16
-    if isinstance(element, Float32Type):
+    if isinstance(element, Float32Type | FloatTF32Type):
+        # tf32 is stored in 32-bit floats (CU_TENSOR_MAP_DATA_TYPE_TFLOAT32: 4 bytes).
         return np.float32
     if isinstance(element, Float64Type):
         return np.float64

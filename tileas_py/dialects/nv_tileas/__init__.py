@@ -39,10 +39,12 @@ from tileas_py.dialects.nv_tileas.attrs import (
     SharedEncodingAttr,
     TensorEncoding,
     TiledViewType,
+    TmemEncodingAttr,
     as_tile,
     cta_of,
     encoding_of,
     is_shared,
+    is_tmem,
     with_cta,
 )
 from tileas_py.dialects.nv_tileas.interfaces import (
@@ -111,11 +113,13 @@ __all__ = [
     "TiledLoadOp",
     "TiledStoreOp",
     "TiledViewType",
+    "TmemEncodingAttr",
     "WarpSpecializeOp",
     "as_tile",
     "cta_of",
     "encoding_of",
     "is_shared",
+    "is_tmem",
     "with_cta",
 ]
 
@@ -157,6 +161,7 @@ NvTileas = Dialect(
         BlockedEncodingAttr,
         SharedEncodingAttr,
         MmaEncodingAttr,
+        TmemEncodingAttr,
         TiledViewType,
         PipelineType,
         MBarrierType,

@@ -5,10 +5,10 @@ values) of the `nv_tileaa` / `nv_tileas` / `cute_nvgpu` dialects; the output is 
 NVVM-level form that `convert-nvvm-to-ori` takes (see `examples/nvvm_wgmma_sm90a.mlir`).
 The pass collects the rewrite patterns of the modules listed in
 `tileas_py/passes/lowering/tileas_to_nvvm/__init__.py` (kernels and shared memory, the
-WGMMA emission of `nv_tileas.dot` / `cute_nvgpu.atom.gemm`, `#nv_tileas.blocked`
-register tiles and the universal-FMA dot, stores, `scf.for` carrying tiles, ...), which
-follow the
-value conventions of `tileas_to_nvvm/conventions.py` and hand values to each other through
+WGMMA emission of `nv_tileas.dot` / `cute_nvgpu.atom.gemm`, the tcgen05 emission and
+tensor memory of Blackwell dots, `#nv_tileas.blocked` register tiles and the
+universal-FMA dot, stores, `scf.for` carrying tiles, ...), which follow the value
+conventions of `tileas_to_nvvm/conventions.py` and hand values to each other through
 `builtin.unrealized_conversion_cast` (MLIR's dialect-conversion practice,
 https://mlir.llvm.org/docs/DialectConversion/). In order:
 
@@ -17,8 +17,9 @@ https://mlir.llvm.org/docs/DialectConversion/). In order:
    ...), else the `chip` option; the module gets `nvvm.target` with that chip;
 2. per kernel, each tile split across the CTAs of the cluster becomes the piece its CTA
    holds, tiled accesses offset by the cluster rank (`cta.split_into_pieces`; what
-   would move data between CTAs is reported), then shared memory is planned
-   (`kernel.plan_shared_memory`);
+   would move data between CTAs is reported), Blackwell MMAs mark the synchronisation
+   they change and tensor memory is planned and allocated (`tcgen05.prepare`), then
+   shared memory is planned (`kernel.plan_shared_memory`);
 3. the patterns run to a fixed point;
 4. an op still holding tile values is reported, once, at its location:
    `'nv_tileas.xxx' is not supported by convert-tileas-to-nvvm`;
@@ -83,6 +84,9 @@ from tileas_py.passes.lowering.tileas_to_nvvm.promote_locals import promote_loca
 from tileas_py.passes.lowering.tileas_to_nvvm.registers import (
     check_budgets,
     plan_registers,
+)
+from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05 import (
+    prepare as prepare_tcgen05,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.wgmma_pipelining import pipeline_wgmma
 
@@ -188,6 +192,7 @@ class ConvertTileasToNvvmPass(ModulePass):
             ):
                 split_into_pieces(function)
                 pipeline_wgmma(function)
+                prepare_tcgen05(function)
                 plan_registers(
                     function, self.producer_registers, self.consumer_registers
                 )

@@ -32,6 +32,10 @@ wait.
 | `consume_one` | acquire, the body on the slots, release |
 
 The pipeline value is handed between patterns as a cast of (slots, barriers, cursors).
+
+Slots read by tcgen05 MMAs are released by the MMA issuer's `tcgen05.commit` (one arrival),
+and a CTA pair's slots fill the even CTA's full barriers (`tcgen05_sync.py`); pipelines
+of tensor-memory slots are `tmem.py`'s.
 """
 
 from __future__ import annotations
@@ -70,6 +74,12 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
     SMEM_OFFSET,
     SharedRequest,
     shared_buffer_name,
+)
+from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05_sync import (
+    CTA_PAIR,
+    in_even_cta,
+    is_pair,
+    released_by_commit,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
     WARP_SIZE,
@@ -149,13 +159,16 @@ def kernel_of(op: Operation) -> Operation:
 
 def consumer_arrivals(op: async_ops.CreatePipelineOp) -> int:
     """Arrivals that complete a phase of an empty barrier: every thread of every agent
-    that releases slots of the pipeline."""
+    that releases slots of the pipeline (one `tcgen05.commit` for an agent that releases
+    them by committing its MMAs, `tcgen05_sync.py`)."""
     agents: dict[tuple[Operation, int] | None, int] = {}
     for use in op.result.uses:
         user = use.operation
         if isinstance(user, async_ops.ConsumerReleaseOp | async_ops.ConsumeOneOp):
-            agents[agent_key(user)] = executing_warps(user)
-    return WARP_SIZE * sum(agents.values()) if agents else 1
+            agents[agent_key(user)] = (
+                1 if released_by_commit(user) else WARP_SIZE * executing_warps(user)
+            )
+    return sum(agents.values()) if agents else 1
 
 
 def parts(value: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue] | None:
@@ -208,6 +221,8 @@ class LowerCreatePipeline(RewritePattern):
         cast = UnrealizedConversionCastOp.get([slots, barriers, counters], [t])
         if _filled_by_tma(op.result):
             cast.attributes[TMA_FILLED] = UnitAttr()
+        if is_pair(op):
+            cast.attributes[CTA_PAIR] = UnitAttr()
         rewriter.replace(op, cast)
 
 
@@ -307,11 +322,13 @@ class LowerProducerAcquire(RewritePattern):
         state.wait(rewriter, state.barrier(rewriter, EMPTY), parity)
         addresses = state.slots_of_stage(rewriter)
         full = state.barrier(rewriter, FULL)
+        owner = op.pipeline.owner
+        pair = is_pair(owner if isinstance(owner, Operation) else None)
         for slot, address in zip(op.slots, addresses, strict=True):
             for use in list(slot.uses):
                 copy = use.operation
                 if isinstance(copy, CopyOp) and copy.dest is slot:
-                    tma.lower_copy_into_slot(rewriter, copy, address, full)
+                    tma.lower_copy_into_slot(rewriter, copy, address, full, pair=pair)
         rewriter.replace(op, [], _slot_tensors(rewriter, op, addresses, op.slots.types))
 
 
@@ -359,7 +376,13 @@ class LowerProducerCommit(RewritePattern):
         state = State(rewriter, op.pipeline, PRODUCER)
         full = state.barrier(rewriter, FULL)
         leader = agent_leader(rewriter, op)
-        bytes_ = constant(rewriter, stage_bytes(t))
+        count = stage_bytes(t)
+        if is_pair(owner):
+            # The even CTA's barrier counts both CTAs' loads (`tcgen05_sync.py`).
+            even = in_even_cta(rewriter)
+            leader = rewriter.insert(arith.AndIOp(leader, even)).result
+            count *= 2
+        bytes_ = constant(rewriter, count)
         rewriter.insert(nvvm_mbarrier.MBarrierArriveExpectTxOp(full, bytes_, leader))
         state.advance(rewriter)
         rewriter.erase(op)
