@@ -2,7 +2,10 @@
 (`tileas-dynamic-persistent`).
 
 In an ordinary kernel the program id is the CTA's id: `nv_tileaa.get_program_id x` is
-`%ctaid.x`.
+`%ctaid.x`. In a kernel with a cluster (`num_ctas` > 1) the CTAs of a cluster run one
+program together, each on its piece of the cluster's tiles (`cta.py`): the program id is
+the cluster's, `%clusterid.x` (as in Triton), and what is said below of CTAs holds of
+clusters (`%nclusterid` for `%nctaid`).
 
 A persistent kernel (one with `nv_tileas.persistent_grid`) is launched on fewer CTAs
 than it has tiles, and receives the tile grid (Tx, Ty, Tz) as its last three
@@ -63,6 +66,7 @@ from tileas_py.dialects.nv_tileaa import IsValidProgramIdOp
 from tileas_py.dialects.nv_tileas.attrs import PERSISTENT_GRID
 from tileas_py.dialects.nv_tileas.ops import CancelNextProgramIdOp, KernelOp
 from tileas_py.dialects.nvvm import sreg
+from tileas_py.passes.lowering.tileas_to_nvvm.cluster import cluster_ctas
 
 GRID_CONSTANT_SUFFIX = "_persistent_grid"
 CONSTANT_ADDRESS_SPACE = 4
@@ -79,6 +83,27 @@ _NCTAID: tuple[SpecialRegister, ...] = (
     sreg.GridDimYOp,
     sreg.GridDimZOp,
 )
+_CLUSTERID: tuple[SpecialRegister, ...] = (
+    sreg.ClusterIdXOp,
+    sreg.ClusterIdYOp,
+    sreg.ClusterIdZOp,
+)
+_NCLUSTERID: tuple[SpecialRegister, ...] = (
+    sreg.ClusterDimXOp,
+    sreg.ClusterDimYOp,
+    sreg.ClusterDimZOp,
+)
+
+
+def program_registers(
+    op: Operation,
+) -> tuple[tuple[SpecialRegister, ...], tuple[SpecialRegister, ...]]:
+    """The special registers of a program's id and of the launch's program grid: the
+    CTA's (`%ctaid`, `%nctaid`), or in a kernel with a cluster the cluster's
+    (`%clusterid`, `%nclusterid`): the CTAs of a cluster run one program together."""
+    if cluster_ctas(op) > 1:
+        return _CLUSTERID, _NCLUSTERID
+    return _CTAID, _NCTAID
 
 
 def persistent_grid(function: Operation) -> tuple[int, ...] | None:
@@ -166,8 +191,8 @@ class TileMath:
         z = self.emit(arith.DivUIOp(rest, counts[1]))
         return [x, y, z]
 
-    def launched_ctas(self) -> SSAValue:
-        gx, gy, gz = self.read(_NCTAID)
+    def launched_programs(self, counts: Sequence[SpecialRegister]) -> SSAValue:
+        gx, gy, gz = self.read(counts)
         return self.emit(arith.MuliOp(gx, self.emit(arith.MuliOp(gy, gz))))
 
 
@@ -180,13 +205,14 @@ class LowerGetProgramId(RewritePattern):
         self, op: nv_tileaa.GetProgramIdOp, rewriter: PatternRewriter
     ) -> None:
         dim = nv_tileaa.PROGRAM_ID_DIMS.index(op.dim.data)
+        ids, counts = program_registers(op)
         grid = tile_grid(op)
         if grid is None:
-            rewriter.replace(op, _CTAID[dim](i32))
+            rewriter.replace(op, ids[dim](i32))
             return
         tiles = TileMath(rewriter)
-        cta = tiles.linear(tiles.read(_CTAID), tiles.read(_NCTAID))
-        first_tile = tiles.delinearize(cta, grid)
+        program = tiles.linear(tiles.read(ids), tiles.read(counts))
+        first_tile = tiles.delinearize(program, grid)
         for sibling in adjacent_program_ids(op):
             index = nv_tileaa.PROGRAM_ID_DIMS.index(sibling.dim.data)
             rewriter.replace(sibling, [], [first_tile[index]])
@@ -215,11 +241,12 @@ class LowerIsValidProgramId(RewritePattern):
         self, op: IsValidProgramIdOp, rewriter: PatternRewriter
     ) -> None:
         grid = tile_grid(op)
+        _, counts = program_registers(op)
         tiles = TileMath(rewriter)
         valid: SSAValue | None = None
         for dim, value in enumerate((op.x, op.y, op.z)):
             size = (
-                grid[dim] if grid is not None else tiles.read(_NCTAID[dim : dim + 1])[0]
+                grid[dim] if grid is not None else tiles.read(counts[dim : dim + 1])[0]
             )
             inside = tiles.emit(arith.CmpiOp(value, size, "ult"))
             valid = inside if valid is None else tiles.emit(arith.AndIOp(valid, inside))
@@ -251,13 +278,14 @@ class LowerCancelNextProgramId(RewritePattern):
             return
         tiles = TileMath(rewriter)
         grid = tile_grid(op)
+        _, counts = program_registers(op)
         if grid is None:
             x, y, z = current
-            (size,) = tiles.read(_NCTAID[:1])
+            (size,) = tiles.read(counts[:1])
             rewriter.replace(op, [], [tiles.emit(arith.AddiOp(x, size)), y, z])
             return
         tile = tiles.linear(current, grid)
-        following = tiles.emit(arith.AddiOp(tile, tiles.launched_ctas()))
+        following = tiles.emit(arith.AddiOp(tile, tiles.launched_programs(counts)))
         rewriter.replace(op, [], tiles.delinearize(following, grid))
 
 
