@@ -19,7 +19,7 @@ https://docs.nvidia.com/cuda/parallel-thread-execution/#distributed-shared-memor
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 
 from xdsl.dialects import arith, llvm, scf
@@ -69,7 +69,7 @@ def rank_in(rewriter: PatternRewriter, mask: int, rank: SSAValue) -> SSAValue:
 
 
 @contextmanager
-def on_condition(rewriter: PatternRewriter, condition: SSAValue) -> Iterator[None]:
+def on_condition(rewriter: PatternRewriter, condition: SSAValue) -> Generator[None]:
     """Inside the `with`, the rewriter inserts into the body of an `scf.if` on
     `condition` made at its insertion point."""
     yield_ = scf.YieldOp()

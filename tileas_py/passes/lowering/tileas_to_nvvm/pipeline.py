@@ -60,7 +60,8 @@ from tileas_py.dialects.nv_tileas.attrs import PipelineType, SharedEncodingAttr
 from tileas_py.dialects.nv_tileas.ops import CopyOp, TiledLoadOp
 from tileas_py.dialects.nvvm import mbarrier as nvvm_mbarrier
 from tileas_py.dialects.nvvm import sync as nvvm_sync
-from tileas_py.passes.lowering.tileas_to_nvvm import tma
+from tileas_py.passes.lowering.tileas_to_nvvm import multicast, tma
+from tileas_py.passes.lowering.tileas_to_nvvm.cluster import cluster_ctas
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     SHARED_PTR,
     element_bits,
@@ -188,7 +189,8 @@ class LowerCreatePipeline(RewritePattern):
         slots = shared_address(rewriter, base, start)
         barriers = shared_address(rewriter, base, start + depth * stage_stride(t))
         leader = agent_leader(rewriter, op)
-        counts = {FULL: 1, EMPTY: consumer_arrivals(op)}
+        writers = multicast.writer_count(op, cluster_ctas(op))
+        counts = {FULL: 1, EMPTY: consumer_arrivals(op) * writers}
         for which, count in counts.items():
             arrivals = constant(rewriter, count)
             for stage in range(depth):
@@ -197,7 +199,10 @@ class LowerCreatePipeline(RewritePattern):
                 )
                 rewriter.insert(nvvm_mbarrier.MBarrierInitOp(bar, arrivals, leader))
         rewriter.insert(nvvm_sync.FenceMbarrierInitOp())
-        rewriter.insert(nvvm_sync.Barrier0Op())
+        if writers > 1:
+            multicast.meet_after_init(rewriter)
+        else:
+            rewriter.insert(nvvm_sync.Barrier0Op())
         fields = rewriter.insert(llvm.ConstantOp(IntegerAttr(6, i32), i32)).result
         counters = rewriter.insert(llvm.AllocaOp(fields, i32, alignment=4)).res
         zero = constant(rewriter, 0)
@@ -208,6 +213,10 @@ class LowerCreatePipeline(RewritePattern):
         cast = UnrealizedConversionCastOp.get([slots, barriers, counters], [t])
         if _filled_by_tma(op.result):
             cast.attributes[TMA_FILLED] = UnitAttr()
+        if multicast.CLUSTER_SLOTS in op.attributes:
+            cast.attributes[multicast.CLUSTER_SLOTS] = op.attributes[
+                multicast.CLUSTER_SLOTS
+            ]
         rewriter.replace(op, cast)
 
 
@@ -307,11 +316,14 @@ class LowerProducerAcquire(RewritePattern):
         state.wait(rewriter, state.barrier(rewriter, EMPTY), parity)
         addresses = state.slots_of_stage(rewriter)
         full = state.barrier(rewriter, FULL)
-        for slot, address in zip(op.slots, addresses, strict=True):
+        owner = op.pipeline.owner
+        assert isinstance(owner, Operation)
+        shared = multicast.multicasts(owner) or [None] * len(addresses)
+        for slot, address, sharing in zip(op.slots, addresses, shared, strict=True):
             for use in list(slot.uses):
                 copy = use.operation
                 if isinstance(copy, CopyOp) and copy.dest is slot:
-                    tma.lower_copy_into_slot(rewriter, copy, address, full)
+                    tma.lower_copy_into_slot(rewriter, copy, address, full, sharing)
         rewriter.replace(op, [], _slot_tensors(rewriter, op, addresses, op.slots.types))
 
 
@@ -390,9 +402,9 @@ def acquire(rewriter: PatternRewriter, pipeline: SSAValue) -> list[SSAValue]:
 def release(rewriter: PatternRewriter, pipeline: SSAValue) -> None:
     """Arrive on the release cursor's empty barrier."""
     state = State(rewriter, pipeline, RELEASE)
-    rewriter.insert(
-        nvvm_mbarrier.MBarrierArriveOp(state.barrier(rewriter, EMPTY), with_state=False)
-    )
+    empty = state.barrier(rewriter, EMPTY)
+    rewriter.insert(nvvm_mbarrier.MBarrierArriveOp(empty, with_state=False))
+    multicast.release_writers(rewriter, pipeline, empty)
     state.advance(rewriter)
 
 
