@@ -106,13 +106,21 @@ def test_cluster_example_is_planned_and_clustered(tmp_path: Path) -> None:
         "gemm_cluster_sm90a.mlir", tmp_path, "-p", "tileas-to-ptx{stop-after=tileas}"
     )
     assert "nv_tileas.convert_layout" not in tiles
-    planned = "ctas_per_cluster = [2, 1], split = [1, 1]"
+    planned = "ctas_per_cluster = [2, 1], split = [2, 1]"
     zeros = [line for line in tiles.splitlines() if "arith.constant" in line]
     assert sum(planned in line for line in zeros) == 1  # the one accumulator
     ptx = lowered(
         "gemm_cluster_sm90a.mlir", tmp_path, "-p", "tileas-to-ptx", "-t", "ptx"
     )
     assert ".reqnctapercluster 2, 1, 1" in ptx
+    # A program is a cluster; B's TMA load is multicast to both CTAs.
+    assert "%clusterid.x" in ptx
+    assert "%ctaid" not in ptx
+    loads = [line for line in ptx.splitlines() if "cp.async.bulk.tensor" in line]
+    loads = [line for line in loads if ".global.tile.mbarrier" in line]
+    assert len(loads) == 2
+    assert sum(".multicast::cluster" in line for line in loads) == 1
+    # The CTAs meet after initialising their barriers and before they exit.
     assert ptx.count("barrier.cluster.wait.aligned;") == 2
 
 

@@ -1,0 +1,151 @@
+"""The cluster and persistent examples in the simulator at small sizes (issue 16): exactly
+and with no hazard, and twins of them that break the cross-CTA protocol, flagged.
+
+`sized` gives an example a problem of M x N x K instead of its 4096^3, so that the K loop
+runs more steps than the pipeline has stages (its slots are refilled, which is where a
+missing cross-CTA release would race) or the tile grid has more tiles than CTAs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from tileas_py import api
+from tileas_py.sim import HazardError, HazardKind, SimulationError
+from tileas_py.sim.launch import Prepared, prepare, run_prepared
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def sized(name: str, m: int, n: int, k: int) -> str:
+    """Example `name` on an M x N x K problem: its views and its K loop's bound."""
+    views = {
+        "%a:": f"{m}x{k}xf16",
+        "%b:": f"{k}x{n}xf16",
+        "%c:": f"{m}x{n}xf32",
+        "tiled_load %a[": f"{m}x{k}xf16",
+        "tiled_load %b[": f"{k}x{n}xf16",
+        "tiled_store": f"{m}x{n}xf32",
+    }
+    lines: list[str] = []
+    for line in (EXAMPLES / name).read_text().splitlines():
+        if "nv_tileas.kernel @" in line:
+            for param in ("%a:", "%b:", "%c:"):
+                kind = "f32" if param == "%c:" else "f16"
+                line = line.replace(  # noqa: PLW2901
+                    f"{param} !nv_tileas.tiled_view<4096x4096x{kind}>",
+                    f"{param} !nv_tileas.tiled_view<{views[param]}>",
+                )
+        else:
+            for use in ("tiled_load %a[", "tiled_load %b[", "tiled_store"):
+                if use in line:
+                    kind = "f32" if use == "tiled_store" else "f16"
+                    line = line.replace(  # noqa: PLW2901
+                        f"tiled_view<4096x4096x{kind}>", f"tiled_view<{views[use]}>"
+                    )
+            line = line.replace(
+                "arith.constant 4096 : index", f"arith.constant {k} : index"
+            )  # noqa: PLW2901
+        assert line.lstrip().startswith("//") or "4096" not in line.replace(
+            "%c4096", ""
+        )
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def operands(
+    m: int, n: int, k: int, seed: int = 0
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]]:
+    """Small integers (exact in f16 and in an f32 sum); C starts as NaN, so a tile
+    never stored shows."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(-3, 4, size=(m, k)).astype(np.float16)
+    b = rng.integers(-3, 4, size=(k, n)).astype(np.float16)
+    return a, b, np.full((m, n), np.nan, dtype=np.float32)
+
+
+def exact(a: npt.NDArray[Any], b: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
+    return (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+
+
+def twin(prepared: Prepared, ptx: str) -> Prepared:
+    """A kernel's PTX changed by hand, launched with the tensor maps the lowering
+    recorded for the original."""
+    changed = prepare(ptx)
+    changed.records = prepared.records
+    return changed
+
+
+# -- the cluster example: B multicast over a 2x1 cluster ----------------------------------------
+
+M, N, K = 256, 256, 512
+"""Two clusters of 2 CTAs (each cluster a 256x128 tile of C), eight K steps: each of the
+four stages is filled twice."""
+
+
+@pytest.fixture(scope="module")
+def cluster_gemm() -> Prepared:
+    module = api.parse_mlir(sized("gemm_cluster_sm90a.mlir", M, N, K), "gemm_cluster")
+    return prepare(module)
+
+
+def test_cluster_example_multicasts_b_exactly(cluster_gemm: Prepared) -> None:
+    """Each CTA loads its 128 rows of A and half of B, multicast to both CTAs of its
+    cluster; the tensor maps' boxes are what each CTA's TMA moves."""
+    a, b, c = operands(M, N, K)
+    record = cluster_gemm.records["gemm"]
+    boxes = [view.box for view in record.params if view is not None]
+    assert boxes == [(128, 64), (64, 64), (128, 32)]
+    report = run_prepared(cluster_gemm, "gemm", (2, 2), 384, [a, b, c])
+    assert report.hazards == []
+    assert np.array_equal(c, exact(a, b))
+    # Per CTA: its 128x128 tile, two warpgroups x 4 m64n128k16 x 8 K steps.
+    assert report.wgmma == 4 * 2 * 4 * (K // 64)
+    assert report.gmma_messages == []
+
+
+def test_a_release_that_skips_the_peer_races(cluster_gemm: Prepared) -> None:
+    """Twin: the consumers release a stage on their own CTA's empty barrier only (and it
+    expects only them). The peer's producer then multicasts its half of B into a slot
+    this CTA's WGMMAs may still read: nothing orders that write after the reads."""
+    ptx = cluster_gemm.ptx
+    remote = [line for line in ptx.splitlines() if "arrive.shared::cluster" in line]
+    assert len(remote) == 2  # in the K loop, and after the drain
+    for line in remote:
+        ptx = ptx.replace(line + "\n", "")
+    assert ptx.count("], 512;") == 4
+    ptx = ptx.replace("], 512;", "], 256;")
+    a, b, c = operands(M, N, K)
+    with pytest.raises(HazardError) as raised:
+        run_prepared(twin(cluster_gemm, ptx), "gemm", (2, 2), 384, [a, b, c])
+    hazards = raised.value.hazards
+    assert {h.kind for h in hazards} == {HazardKind.RACE}
+    for hazard in hazards:
+        # A TMA of one CTA writes into the other's slot of B while its WGMMAs read it.
+        assert hazard.at.what == "TMA write"
+        assert hazard.other is not None
+        assert "wgmma reads" in hazard.other.what
+        assert hazard.at.cta != hazard.other.cta
+        assert hazard.address is not None
+        assert hazard.address.endswith(f"of CTA {hazard.other.cta}")
+
+
+def test_an_expect_tx_without_the_peers_bytes_never_completes(
+    cluster_gemm: Prepared,
+) -> None:
+    """Twin: each full barrier expects only the bytes of the CTA's own loads (24 KiB,
+    not 32). The peer's half of B is then a transaction the phase never expects: its
+    count stays below zero and the consumers wait forever."""
+    ptx = cluster_gemm.ptx
+    (expect,) = [line for line in ptx.splitlines() if "expect_tx" in line]
+    assert expect.endswith(", 32768;")
+    ptx = ptx.replace(expect, expect.replace("32768", "24576"))
+    a, b, c = operands(M, N, K)
+    with pytest.raises(SimulationError, match="deadlock") as raised:
+        run_prepared(twin(cluster_gemm, ptx), "gemm", (2, 2), 384, [a, b, c])
+    assert "wait for a phase of the mbarrier" in str(raised.value)
