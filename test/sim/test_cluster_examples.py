@@ -33,11 +33,12 @@ def sized(name: str, m: int, n: int, k: int) -> str:
         "tiled_store": f"{m}x{n}xf32",
     }
     lines: list[str] = []
-    for line in (EXAMPLES / name).read_text().splitlines():
+    for original in (EXAMPLES / name).read_text().splitlines():
+        line = original
         if "nv_tileas.kernel @" in line:
             for param in ("%a:", "%b:", "%c:"):
                 kind = "f32" if param == "%c:" else "f16"
-                line = line.replace(  # noqa: PLW2901
+                line = line.replace(
                     f"{param} !nv_tileas.tiled_view<4096x4096x{kind}>",
                     f"{param} !nv_tileas.tiled_view<{views[param]}>",
                 )
@@ -45,12 +46,12 @@ def sized(name: str, m: int, n: int, k: int) -> str:
             for use in ("tiled_load %a[", "tiled_load %b[", "tiled_store"):
                 if use in line:
                     kind = "f32" if use == "tiled_store" else "f16"
-                    line = line.replace(  # noqa: PLW2901
+                    line = line.replace(
                         f"tiled_view<4096x4096x{kind}>", f"tiled_view<{views[use]}>"
                     )
             line = line.replace(
                 "arith.constant 4096 : index", f"arith.constant {k} : index"
-            )  # noqa: PLW2901
+            )
         assert line.lstrip().startswith("//") or "4096" not in line.replace(
             "%c4096", ""
         )
@@ -149,3 +150,63 @@ def test_an_expect_tx_without_the_peers_bytes_never_completes(
     with pytest.raises(SimulationError, match="deadlock") as raised:
         run_prepared(twin(cluster_gemm, ptx), "gemm", (2, 2), 384, [a, b, c])
     assert "wait for a phase of the mbarrier" in str(raised.value)
+
+
+# -- the persistent example: more tiles than CTAs --------------------------------------------
+
+PM, PN, PK = 256, 256, 384
+"""A 2x2 tile grid of 128x128 tiles, six K steps: the 4-stage pipeline's phases do not
+restart with a tile, so a CTA's second tile begins mid-way through the stages."""
+
+
+@pytest.fixture(scope="module")
+def persistent_gemm() -> Prepared:
+    source = sized("gemm_persistent_sm90a.mlir", PM, PN, PK)
+    return prepare(api.parse_mlir(source, "gemm_persistent"))
+
+
+def test_persistent_example_runs_more_tiles_than_ctas(
+    persistent_gemm: Prepared,
+) -> None:
+    """Three CTAs run the four tiles (CTA 0 runs tiles 0 and 3), the tile grid passed
+    as the last three parameters; the mbarriers' phases carry over from tile to tile."""
+    a, b, c = operands(PM, PN, PK)
+    tile_grid = (PM // 128, PN // 128, 1)
+    report = run_prepared(
+        persistent_gemm, "gemm", (3, 1, 1), 384, [a, b, c, *tile_grid]
+    )
+    assert report.hazards == []
+    assert np.array_equal(c, exact(a, b))
+    # Four tiles, each two warpgroups x 4 m64n128k16 x 6 K steps.
+    assert report.wgmma == 4 * 2 * 4 * (PK // 64)
+
+
+def test_a_persistent_kernel_that_stops_after_one_tile_leaves_tiles_unstored(
+    persistent_gemm: Prepared,
+) -> None:
+    """Twin: with the tile grid said to be one tile wide in y, the loop stops after the
+    first row of tiles; C keeps its NaN where the other tiles are (the check above can
+    fail)."""
+    a, b, c = operands(PM, PN, PK)
+    report = run_prepared(persistent_gemm, "gemm", (3, 1, 1), 384, [a, b, c, 2, 1, 1])
+    assert report.hazards == []
+    assert np.array_equal(c[:, :128], exact(a, b)[:, :128])
+    assert np.isnan(c[:, 128:]).all()
+
+
+def test_a_persistent_cluster_kernel_takes_cluster_tiles_together() -> None:
+    """The cluster example made persistent: two clusters of two CTAs run a 3x2 grid of
+    256x128 cluster tiles; both CTAs of a cluster take the same tile (the program id
+    is the cluster's) and B's multicast still pairs them."""
+    m, n, k = 768, 256, 384
+    source = sized("gemm_cluster_sm90a.mlir", m, n, k).replace(
+        "num_ctas = 2>}", "num_ctas = 2>, nv_tileas.dynamic_persistent}"
+    )
+    prepared = prepare(api.parse_mlir(source, "gemm_cluster_persistent"))
+    a, b, c = operands(m, n, k)
+    tile_grid = (m // 256, n // 128, 1)
+    report = run_prepared(prepared, "gemm", (4, 1, 1), 384, [a, b, c, *tile_grid])
+    assert report.hazards == []
+    assert np.array_equal(c, exact(a, b))
+    # Six cluster tiles, two CTAs each, two warpgroups x 4 WGMMAs x 6 K steps.
+    assert report.wgmma == 6 * 2 * 2 * 4 * (k // 64)
