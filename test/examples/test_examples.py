@@ -138,3 +138,22 @@ def test_persistent_example_loops_over_program_ids(tmp_path: Path) -> None:
     # The launch grid, for the launcher; the tile grid comes in the last parameters.
     assert ".visible .const .align 4 .b32 gemm_persistent_grid[3] = {132, 1, 1};" in ptx
     assert [f"gemm_param_{i}" in ptx for i in range(3, 6)] == [True] * 3
+
+
+def test_persistent_example_with_the_dynamic_scheduler_assembles(tmp_path: Path) -> None:
+    """`tileas-to-ptx{scheduler=dynamic}`: the tile counter is the fourth parameter, one
+    `atom.global.add` per tile and CTA; ptxas assembles it with no GMMA message."""
+    ptx = tmp_path / "gemm_persistent_dynamic.ptx"
+    example = EXAMPLES / "gemm_persistent_sm90a.mlir"
+    pipeline = "tileas-to-ptx{scheduler=dynamic}"
+    assert run_tool([str(example), "-p", pipeline, "-t", "ptx", "-o", str(ptx)]) == 0
+    text = ptx.read_text()
+    assert ".param .u64 gemm_param_3," in text
+    assert text.count("atom.global.add.u32") == 1
+    result = run_ptxas(ptx)
+    assert result.ok, "\n".join(result.messages)
+    assert not [m for m in result.messages if "warning" in m or "error" in m]
+    assert parse_ptxas_output(result.stdout + result.stderr) == []
+    sass = disassemble(ptx.with_suffix(".cubin"))
+    assert len([line for line in sass if line.startswith("HGMMA.")]) == GEMM_HGMMAS
+    assert any(line.startswith("ATOMG.E.ADD") for line in sass)

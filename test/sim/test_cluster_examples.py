@@ -16,6 +16,7 @@ import numpy.typing as npt
 import pytest
 
 from tileas_py import api
+from tileas_py.passes.tileas.dynamic_persistent import DynamicPersistentPass
 from tileas_py.sim import HazardError, HazardKind, SimulationError
 from tileas_py.sim.launch import Prepared, prepare, run_prepared
 
@@ -194,19 +195,89 @@ def test_a_persistent_kernel_that_stops_after_one_tile_leaves_tiles_unstored(
     assert np.isnan(c[:, 128:]).all()
 
 
+def dynamic(source: str, name: str) -> Prepared:
+    """`source` made persistent with the dynamic tile scheduler, ready to run."""
+    module = api.parse_mlir(source, name)
+    DynamicPersistentPass(marked_only=True, scheduler="dynamic").apply(
+        api.make_context(), module
+    )
+    return prepare(module)
+
+
+def test_the_dynamic_scheduler_hands_out_each_tile_once() -> None:
+    """The persistent example with the atomic tile counter: four CTAs run a 2x3 grid
+    of tiles exactly; the counter is taken once per CTA per tile run (six times), not
+    once per thread."""
+    m, n, k = 256, 384, 384
+    prepared = dynamic(sized("gemm_persistent_sm90a.mlir", m, n, k), "gemm_dynamic")
+    a, b, c = operands(m, n, k)
+    counter = np.zeros(1, dtype=np.int32)
+    tile_grid = (m // 128, n // 128, 1)
+    report = run_prepared(
+        prepared, "gemm", (4, 1, 1), 384, [a, b, c, counter, *tile_grid]
+    )
+    assert report.hazards == []
+    assert np.array_equal(c, exact(a, b))
+    assert report.wgmma == 6 * 2 * 4 * (k // 64)
+    assert counter.tolist() == [6]
+
+
+def cluster_persistent(m: int, n: int, k: int) -> str:
+    return sized("gemm_cluster_sm90a.mlir", m, n, k).replace(
+        "num_ctas = 2>}", "num_ctas = 2>, nv_tileas.dynamic_persistent}"
+    )
+
+
+CM, CN, CK = 768, 256, 384
+"""A 3x2 grid of 256x128 cluster tiles for two clusters of two CTAs."""
+
+
 def test_a_persistent_cluster_kernel_takes_cluster_tiles_together() -> None:
     """The cluster example made persistent: two clusters of two CTAs run a 3x2 grid of
     256x128 cluster tiles; both CTAs of a cluster take the same tile (the program id
     is the cluster's) and B's multicast still pairs them."""
-    m, n, k = 768, 256, 384
-    source = sized("gemm_cluster_sm90a.mlir", m, n, k).replace(
-        "num_ctas = 2>}", "num_ctas = 2>, nv_tileas.dynamic_persistent}"
-    )
-    prepared = prepare(api.parse_mlir(source, "gemm_cluster_persistent"))
-    a, b, c = operands(m, n, k)
-    tile_grid = (m // 256, n // 128, 1)
+    prepared = prepare(api.parse_mlir(cluster_persistent(CM, CN, CK), "gemm_cp"))
+    a, b, c = operands(CM, CN, CK)
+    tile_grid = (CM // 256, CN // 128, 1)
     report = run_prepared(prepared, "gemm", (4, 1, 1), 384, [a, b, c, *tile_grid])
     assert report.hazards == []
     assert np.array_equal(c, exact(a, b))
     # Six cluster tiles, two CTAs each, two warpgroups x 4 WGMMAs x 6 K steps.
-    assert report.wgmma == 6 * 2 * 2 * 4 * (k // 64)
+    assert report.wgmma == 6 * 2 * 2 * 4 * (CK // 64)
+
+
+def test_a_cluster_takes_each_dynamic_tile_once() -> None:
+    """The same with the dynamic scheduler: rank 0 of a cluster takes the tile number
+    for both CTAs (the counter counts cluster tiles) and hands it over by DSMEM."""
+    prepared = dynamic(cluster_persistent(CM, CN, CK), "gemm_cluster_dynamic")
+    a, b, c = operands(CM, CN, CK)
+    counter = np.zeros(1, dtype=np.int32)
+    tile_grid = (CM // 256, CN // 128, 1)
+    report = run_prepared(
+        prepared, "gemm", (4, 1, 1), 384, [a, b, c, counter, *tile_grid]
+    )
+    assert report.hazards == []
+    assert np.array_equal(c, exact(a, b))
+    assert report.wgmma == 6 * 2 * 2 * 4 * (CK // 64)
+    assert counter.tolist() == [6]
+
+
+def test_a_tile_number_read_before_it_is_written_is_a_race() -> None:
+    """Twin: without the barrier between the leader's write of the tile number and the
+    CTA's reads, the reads race with the write."""
+    m, n, k = 256, 384, 128
+    prepared = dynamic(sized("gemm_persistent_sm90a.mlir", m, n, k), "gemm_dynamic")
+    lines = prepared.ptx.splitlines()
+    (read,) = [i for i, line in enumerate(lines) if "ld.shared.u32" in line]
+    assert lines[read - 1].strip().startswith("bar.sync")
+    ptx = "\n".join(lines[: read - 1] + lines[read:])
+    a, b, c = operands(m, n, k)
+    counter = np.zeros(1, dtype=np.int32)
+    with pytest.raises(HazardError) as raised:
+        run_prepared(
+            twin(prepared, ptx), "gemm", (4, 1, 1), 384, [a, b, c, counter, 2, 3, 1]
+        )
+    for hazard in raised.value.hazards:
+        assert hazard.kind == HazardKind.RACE
+        assert hazard.other is not None
+        assert {hazard.at.what, hazard.other.what} == {"st.shared.u32", "ld.shared.u32"}
