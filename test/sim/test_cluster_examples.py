@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from tma_bytes import k_step_bytes
 
 from tileas_py import api
 from tileas_py.passes.tileas.dynamic_persistent import DynamicPersistentPass
@@ -281,3 +282,26 @@ def test_a_tile_number_read_before_it_is_written_is_a_race() -> None:
         assert hazard.kind == HazardKind.RACE
         assert hazard.other is not None
         assert {hazard.at.what, hazard.other.what} == {"st.shared.u32", "ld.shared.u32"}
+
+
+# -- bytes per K step: multicast halves B's ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("example", "issued", "multicast"),
+    [
+        # 128x64 of A + 64x128 of B, f16.
+        ("gemm_sm90a.mlir", 16384 + 16384, 0),
+        ("gemm_persistent_sm90a.mlir", 16384 + 16384, 0),
+        # 128x64 of A + half of B's 64x128, which the peer's TMA multicasts the other half of.
+        ("gemm_cluster_sm90a.mlir", 16384 + 8192, 1),
+    ],
+)
+def test_multicast_divides_the_bytes_a_cta_loads_per_k_step(
+    example: str, issued: int, multicast: int
+) -> None:
+    prepared = prepare(api.parse_mlir(sized(example, 256, 256, 256), example))
+    bytes_ = k_step_bytes(prepared, "gemm")
+    assert (bytes_.issued, bytes_.loads, bytes_.multicast) == (issued, 2, multicast)
+    # Each CTA's stage still receives all of A's and B's blocks.
+    assert bytes_.arriving == 32768
