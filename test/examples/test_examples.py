@@ -140,7 +140,9 @@ def test_persistent_example_loops_over_program_ids(tmp_path: Path) -> None:
     assert [f"gemm_param_{i}" in ptx for i in range(3, 6)] == [True] * 3
 
 
-def test_persistent_example_with_the_dynamic_scheduler_assembles(tmp_path: Path) -> None:
+def test_persistent_example_with_the_dynamic_scheduler_assembles(
+    tmp_path: Path,
+) -> None:
     """`tileas-to-ptx{scheduler=dynamic}`: the tile counter is the fourth parameter, one
     `atom.global.add` per tile and CTA; ptxas assembles it with no GMMA message."""
     ptx = tmp_path / "gemm_persistent_dynamic.ptx"

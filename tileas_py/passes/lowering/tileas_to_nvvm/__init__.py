@@ -20,6 +20,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import SharedRequest
 MODULES = (
     "kernel",
     "dot",
+    "dsmem",
     "blocked",
     "fma",
     "store",
