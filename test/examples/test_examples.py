@@ -159,3 +159,30 @@ def test_persistent_example_with_the_dynamic_scheduler_assembles(
     sass = disassemble(ptx.with_suffix(".cubin"))
     assert len([line for line in sass if line.startswith("HGMMA.")]) == GEMM_HGMMAS
     assert any(line.startswith("ATOMG.E.ADD") for line in sass)
+
+
+def test_persistent_cluster_kernel_with_the_dynamic_scheduler_assembles(
+    tmp_path: Path,
+) -> None:
+    """The cluster example made persistent, dynamic scheduler: rank 0 takes each tile for
+    its cluster and writes it into both CTAs (two `st.shared::cluster`); ptxas
+    assembles it with no GMMA message."""
+    source = tmp_path / "gemm_cluster_dynamic.mlir"
+    source.write_text(
+        (EXAMPLES / "gemm_cluster_sm90a.mlir")
+        .read_text()
+        .replace("num_ctas = 2>}", "num_ctas = 2>, nv_tileas.dynamic_persistent}")
+    )
+    ptx = tmp_path / "gemm_cluster_dynamic.ptx"
+    pipeline = "tileas-to-ptx{scheduler=dynamic}"
+    assert run_tool([str(source), "-p", pipeline, "-t", "ptx", "-o", str(ptx)]) == 0
+    text = ptx.read_text()
+    assert text.count("atom.global.add.u32") == 1
+    assert text.count("st.shared::cluster.u32") == 2
+    assert "%nclusterid.x" in text
+    result = run_ptxas(ptx)
+    assert result.ok, "\n".join(result.messages)
+    assert not [m for m in result.messages if "warning" in m or "error" in m]
+    assert parse_ptxas_output(result.stdout + result.stderr) == []
+    sass = disassemble(ptx.with_suffix(".cubin"))
+    assert len([line for line in sass if line.startswith("HGMMA.")]) == GEMM_HGMMAS
