@@ -11,28 +11,29 @@ numbers.
 from __future__ import annotations
 
 import sys
+from importlib import import_module
 from pathlib import Path
+from typing import Any
+
+from tileas_py import api
+from tileas_py.sim.launch import prepare
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "test" / "sim"))
-
-from test_cluster_examples import sized  # noqa: E402 (after the path for the test helpers)
-from tma_bytes import k_step_bytes  # noqa: E402
-
-from tileas_py import api  # noqa: E402
-from tileas_py.sim.launch import prepare  # noqa: E402
 
 EXAMPLES = ("gemm_sm90a.mlir", "gemm_persistent_sm90a.mlir", "gemm_cluster_sm90a.mlir")
 
 
 def main() -> None:
+    sys.path.insert(0, str(REPO / "test" / "sim"))
+    sized: Any = import_module("test_cluster_examples").sized
+    k_step_bytes: Any = import_module("tma_bytes").k_step_bytes
     print(
         "| example | TMA loads per K step (multicast) | bytes issued per CTA | bytes arriving per CTA (expect_tx) |"
     )
     print("| --- | ---: | ---: | ---: |")
     for example in EXAMPLES:
         prepared = prepare(api.parse_mlir(sized(example, 256, 256, 256), example))
-        b = k_step_bytes(prepared, "gemm")
+        b: Any = k_step_bytes(prepared, "gemm")
         print(f"| {example} | {b.loads} ({b.multicast}) | {b.issued} | {b.arriving} |")
 
 
