@@ -14,7 +14,8 @@ from tileas_py.ptx.toolchain import run_ptxas
 from tileas_py.sim import HazardError, HazardKind
 from tileas_py.sim.launch import Prepared, prepare, run_prepared
 
-KERNEL = Path(__file__).parent / "kernels" / "dsmem" / "gather.mlir"
+KERNELS = Path(__file__).parent / "kernels" / "dsmem"
+KERNEL = KERNELS / "gather.mlir"
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +33,18 @@ def test_each_cta_gets_the_whole_tile(gather: Prepared) -> None:
     copies in %out are the whole (negated) tile, with no hazard."""
     tile, out = operands()
     report = run_prepared(gather, "gather", (2, 1, 1), 128, [tile, out])
+    assert report.hazards == []
+    assert np.array_equal(out[:64], -tile)
+    assert np.array_equal(out[64:], -tile)
+
+
+def test_four_ctas_regather_quarters_into_halves() -> None:
+    """Four CTAs each hold 16 rows before and 32 after (CTAs 0 and 2 the first half,
+    1 and 3 the second): the two pairs' copies in %out are the whole tile."""
+    kernel = KERNELS / "halves.mlir"
+    halves = prepare(api.parse_mlir(kernel.read_text(), kernel.name))
+    tile, out = operands()
+    report = run_prepared(halves, "halves", (4, 1, 1), 128, [tile, out])
     assert report.hazards == []
     assert np.array_equal(out[:64], -tile)
     assert np.array_equal(out[64:], -tile)

@@ -3,8 +3,8 @@
 // seed 002's handshake: the cluster meets, the CTA of each old piece writes it into the
 // buffer of every CTA (mapa + st.shared::cluster, under an scf.if on its rank), a release
 // fence and a relaxed cluster arrive + wait, then each thread reads its new elements.
-// RUN: tileas-opt %s -p convert-tileas-to-nvvm | filecheck %s
-// RUN: tileas-opt %s -p convert-tileas-to-nvvm,convert-nvvm-to-ori -t ptx | filecheck %s --check-prefix=PTX
+// RUN: tileas-opt %s --split-input-file -p convert-tileas-to-nvvm | filecheck %s
+// RUN: tileas-opt %s --split-input-file -p convert-tileas-to-nvvm,convert-nvvm-to-ori -t ptx | filecheck %s --check-prefix=PTX
 
 #rows = #nv_tileas.blocked<size_per_thread = [1, 4], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0], cta = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [2, 1], order = [1, 0]>>
 #all = #nv_tileas.blocked<size_per_thread = [1, 4], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0], cta = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [1, 1], order = [1, 0]>>
@@ -72,3 +72,71 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
 // PTX-NEXT: barrier.cluster.arrive.relaxed.aligned;
 // PTX-NEXT: barrier.cluster.wait.aligned;
 // PTX:      ld.shared.f32
+
+// -----
+
+// Quarters to halves over 4 CTAs: ranks 0 and 2 hold rows 0..15 after, ranks 1 and 3
+// rows 16..31. Rank 0's rows 0..7 and rank 1's rows 8..15 go to ranks 0 and 2; rank 2's
+// and rank 3's to ranks 1 and 3, at row 0 and row 8 of their 16x32 buffers.
+#quarters = #nv_tileas.blocked<size_per_thread = [1, 4], threads_per_warp = [4, 8], warps_per_cta = [2, 1], order = [1, 0], cta = #nv_tileas.cta_layout<ctas_per_cluster = [4, 1], split = [4, 1], order = [1, 0]>>
+#halves = #nv_tileas.blocked<size_per_thread = [1, 4], threads_per_warp = [4, 8], warps_per_cta = [2, 1], order = [1, 0], cta = #nv_tileas.cta_layout<ctas_per_cluster = [4, 1], split = [2, 1], order = [1, 0]>>
+
+module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
+  nv_tileas.kernel @halves(%out: !llvm.ptr<1>, %i: index) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 4>, nv_tileas.num_warps = 2 : i32} {
+    %t = arith.constant dense<1.0> : tensor<32x32xf32, #quarters>
+    %n = arith.negf %t : tensor<32x32xf32, #quarters>
+    %g = nv_tileas.convert_layout %n : tensor<32x32xf32, #quarters> -> tensor<32x32xf32, #halves>
+    %view = builtin.unrealized_conversion_cast %out : !llvm.ptr<1> to !nv_tileas.tiled_view<64x32xf32>
+    nv_tileas.tiled_store %g, %view[%i, %i] : tensor<32x32xf32, #halves> -> !nv_tileas.tiled_view<64x32xf32>
+    nv_tileas.return
+  }
+}
+
+// CHECK:      llvm.mlir.global internal @halves_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<2048 x i8>
+// CHECK-LABEL: llvm.func @halves(
+// CHECK:      %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// CHECK:      %[[HERE:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: arith.cmpi eq, %[[RANK]], %[[C0]] : i32
+// CHECK-NEXT: scf.if
+// CHECK-NEXT:   llvm.getelementptr %[[HERE]][0]
+// CHECK-NEXT:   %[[TO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   nvvm.mapa %{{.*}}, %[[TO]]
+// CHECK:        llvm.getelementptr %[[HERE]][0]
+// CHECK-NEXT:   %[[TO:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:   nvvm.mapa %{{.*}}, %[[TO]]
+// CHECK:      {{^ +}$}}
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : i32
+// CHECK-NEXT: arith.cmpi eq, %[[RANK]], %[[C1]] : i32
+// CHECK-NEXT: scf.if
+// CHECK-NEXT:   llvm.getelementptr %[[HERE]][256]
+// CHECK-NEXT:   %[[TO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   nvvm.mapa %{{.*}}, %[[TO]]
+// CHECK:        llvm.getelementptr %[[HERE]][256]
+// CHECK-NEXT:   %[[TO:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:   nvvm.mapa %{{.*}}, %[[TO]]
+// CHECK:      {{^ +}$}}
+// CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-NEXT: arith.cmpi eq, %[[RANK]], %[[C2]] : i32
+// CHECK-NEXT: scf.if
+// CHECK-NEXT:   llvm.getelementptr %[[HERE]][0]
+// CHECK-NEXT:   %[[TO:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:   nvvm.mapa %{{.*}}, %[[TO]]
+// CHECK:        llvm.getelementptr %[[HERE]][0]
+// CHECK-NEXT:   %[[TO:.*]] = arith.constant 3 : i32
+// CHECK-NEXT:   nvvm.mapa %{{.*}}, %[[TO]]
+// CHECK:      {{^ +}$}}
+// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : i32
+// CHECK-NEXT: arith.cmpi eq, %[[RANK]], %[[C3]] : i32
+// CHECK-NEXT: scf.if
+// CHECK-NEXT:   llvm.getelementptr %[[HERE]][256]
+// CHECK-NEXT:   %[[TO:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:   nvvm.mapa %{{.*}}, %[[TO]]
+// CHECK:        llvm.getelementptr %[[HERE]][256]
+// CHECK-NEXT:   %[[TO:.*]] = arith.constant 3 : i32
+// CHECK-NEXT:   nvvm.mapa %{{.*}}, %[[TO]]
+// CHECK:      {{^ +}$}}
+// CHECK-NEXT: llvm.inline_asm has_side_effects "fence.acq_rel.cluster;", "" : () -> ()
+
+// PTX-LABEL: .visible .entry halves(
+// PTX:      fence.acq_rel.cluster;
