@@ -38,6 +38,18 @@ def test_each_cta_gets_the_whole_tile(gather: Prepared) -> None:
     assert np.array_equal(out[64:], -tile)
 
 
+def test_a_split_slot_read_into_a_whole_tile_is_gathered() -> None:
+    """The slot's piece is read locally, then gathered: both copies are the whole tile."""
+    kernel = KERNELS / "slot.mlir"
+    slot = prepare(api.parse_mlir(kernel.read_text(), kernel.name))
+    assert slot.ptx.count("mapa.shared::cluster") == 4
+    tile, out = operands()
+    report = run_prepared(slot, "gather", (2, 1, 1), 128, [tile, out])
+    assert report.hazards == []
+    assert np.array_equal(out[:64], -tile)
+    assert np.array_equal(out[64:], -tile)
+
+
 def test_four_ctas_regather_quarters_into_halves() -> None:
     """Four CTAs each hold 16 rows before and 32 after (CTAs 0 and 2 the first half,
     1 and 3 the second): the two pairs' copies in %out are the whole tile."""

@@ -140,3 +140,37 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
 
 // PTX-LABEL: .visible .entry halves(
 // PTX:      fence.acq_rel.cluster;
+
+// -----
+
+// From a shared piece (what tileas-remove-layout-conversions leaves of a slot read into
+// registers and then gathered): each CTA reads its 16x32 piece into the result's register
+// layout (4 elements per thread), then gathers it.
+#cta_rows = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [2, 1], order = [1, 0]>
+#s = #nv_tileas.shared<swizzle = 0, order = [1, 0], cta = #cta_rows>
+#all = #nv_tileas.blocked<size_per_thread = [1, 4], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0], cta = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [1, 1], order = [1, 0]>>
+
+module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
+  nv_tileas.kernel @from_shared(%out: !llvm.ptr<1>, %i: index) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 2>, nv_tileas.num_warps = 4 : i32} {
+    %buf = nv_tileas.alloc_tensor : tensor<32x32xf32, #s>
+    %g = nv_tileas.convert_layout %buf : tensor<32x32xf32, #s> -> tensor<32x32xf32, #all>
+    %view = builtin.unrealized_conversion_cast %out : !llvm.ptr<1> to !nv_tileas.tiled_view<64x32xf32>
+    nv_tileas.tiled_store %g, %view[%i, %i] : tensor<32x32xf32, #all> -> !nv_tileas.tiled_view<64x32xf32>
+    nv_tileas.return
+  }
+}
+
+// The piece (2048 bytes) and the gather's buffer (4096 bytes) after it.
+// CHECK:      llvm.mlir.global internal @from_shared_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<6144 x i8>
+// CHECK-LABEL: llvm.func @from_shared(
+// CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK-NOT:  llvm.load
+// CHECK:      llvm.getelementptr %{{.*}}[2048] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: nvvm.cluster.arrive {aligned}
+// CHECK-NEXT: nvvm.cluster.wait {aligned}
+// CHECK:      nvvm.mapa
+// CHECK:      nvvm.cluster.arrive.relaxed {aligned}
+// CHECK:      llvm.return
+
+// PTX-LABEL: .visible .entry from_shared(
+// PTX:      mapa.shared::cluster.u64

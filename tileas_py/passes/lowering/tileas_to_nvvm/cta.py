@@ -66,10 +66,12 @@ from tileas_py.dialects.nv_tileas.attrs import (
     BlockedEncodingAttr,
     CTALayoutAttr,
     PipelineType,
+    SharedEncodingAttr,
     as_tile,
     cta_of,
     encoding_of,
     ints,
+    with_cta,
 )
 from tileas_py.dialects.nv_tileas.ops import (
     ConvertLayoutOp,
@@ -222,6 +224,20 @@ def check_conversion(op: ConvertLayoutOp) -> None:
     source, result = op.source.type, op.result.type
     if pieces(source) == pieces(result):
         return
+    split = split_layout(source)
+    if (
+        split is not None
+        and isinstance(encoding_of(source), SharedEncodingAttr)
+        and isinstance(encoding_of(result), BlockedEncodingAttr)
+    ):
+        # A shared piece read into a gathered register tile (tileas-remove-layout-
+        # conversions folds the two): each CTA reads its piece, then gathers.
+        piece = with_cta(op.result.type, split)
+        if is_gather(piece, result):
+            read = ConvertLayoutOp(op.source, piece)
+            Rewriter.insert_op(read, InsertPoint.before(op))
+            op.operands[0] = read.result
+            source = piece
     if not is_gather(source, result):
         emit_error(
             op,
@@ -271,7 +287,7 @@ def check_dot(op: DotOp) -> None:
 
 def check(function: Operation) -> None:
     check_cluster(function)
-    for op in function.walk():
+    for op in list(function.walk()):
         if isinstance(op, ConvertLayoutOp):
             check_conversion(op)
         elif isinstance(op, CopyOp):

@@ -22,6 +22,11 @@ Seed 002's emitter also counts the bytes a CTA receives on an mbarrier (`expect_
 writes complete transactions (`st.async`); these are plain stores, ordered by the
 cluster barrier, so there are no transactions to expect (docs/fidelity.md).
 
+A conversion from a split shared tile (a pipeline slot) to a register tile that is a
+gather once read is first split in two by `cta.py`: each CTA reads its piece into the
+result's register layout, then the pieces are gathered (tileas-remove-layout-conversions
+folds the two conversions a kernel writes into this one).
+
 What is not a gather (pieces that would be cut, a scatter of a replicated tile, shared or
 MMA tiles, two register layouts), and a gather inside a warp-specialised agent (the
 cluster barrier needs every thread of the cluster), get a diagnostic of `cta.py`.
