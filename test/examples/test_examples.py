@@ -133,13 +133,21 @@ def test_cluster_example_is_planned_and_clustered(tmp_path: Path) -> None:
         "gemm_cluster_sm90a.mlir", tmp_path, "-p", "tileas-to-ptx{stop-after=tileas}"
     )
     assert "nv_tileas.convert_layout" not in tiles
-    planned = "ctas_per_cluster = [2, 1], split = [1, 1]"
+    planned = "ctas_per_cluster = [2, 1], split = [2, 1]"
     zeros = [line for line in tiles.splitlines() if "arith.constant" in line]
     assert sum(planned in line for line in zeros) == 1  # the one accumulator
     ptx = lowered(
         "gemm_cluster_sm90a.mlir", tmp_path, "-p", "tileas-to-ptx", "-t", "ptx"
     )
     assert ".reqnctapercluster 2, 1, 1" in ptx
+    # A program is a cluster; B's TMA load is multicast to both CTAs.
+    assert "%clusterid.x" in ptx
+    assert "%ctaid" not in ptx
+    loads = [line for line in ptx.splitlines() if "cp.async.bulk.tensor" in line]
+    loads = [line for line in loads if ".global.tile.mbarrier" in line]
+    assert len(loads) == 2
+    assert sum(".multicast::cluster" in line for line in loads) == 1
+    # The CTAs meet after initialising their barriers and before they exit.
     assert ptx.count("barrier.cluster.wait.aligned;") == 2
 
 
@@ -157,3 +165,51 @@ def test_persistent_example_loops_over_program_ids(tmp_path: Path) -> None:
     # The launch grid, for the launcher; the tile grid comes in the last parameters.
     assert ".visible .const .align 4 .b32 gemm_persistent_grid[3] = {132, 1, 1};" in ptx
     assert [f"gemm_param_{i}" in ptx for i in range(3, 6)] == [True] * 3
+
+
+def test_persistent_example_with_the_dynamic_scheduler_assembles(
+    tmp_path: Path,
+) -> None:
+    """`tileas-to-ptx{scheduler=dynamic}`: the tile counter is the fourth parameter, one
+    `atom.global.add` per tile and CTA; ptxas assembles it with no GMMA message."""
+    ptx = tmp_path / "gemm_persistent_dynamic.ptx"
+    example = EXAMPLES / "gemm_persistent_sm90a.mlir"
+    pipeline = "tileas-to-ptx{scheduler=dynamic}"
+    assert run_tool([str(example), "-p", pipeline, "-t", "ptx", "-o", str(ptx)]) == 0
+    text = ptx.read_text()
+    assert ".param .u64 gemm_param_3," in text
+    assert text.count("atom.global.add.u32") == 1
+    result = run_ptxas(ptx)
+    assert result.ok, "\n".join(result.messages)
+    assert not [m for m in result.messages if "warning" in m or "error" in m]
+    assert parse_ptxas_output(result.stdout + result.stderr) == []
+    sass = disassemble(ptx.with_suffix(".cubin"))
+    assert len([line for line in sass if line.startswith("HGMMA.")]) == GEMM_HGMMAS
+    assert any(line.startswith("ATOMG.E.ADD") for line in sass)
+
+
+def test_persistent_cluster_kernel_with_the_dynamic_scheduler_assembles(
+    tmp_path: Path,
+) -> None:
+    """The cluster example made persistent, dynamic scheduler: rank 0 takes each tile for
+    its cluster and writes it into both CTAs (two `st.shared::cluster`); ptxas
+    assembles it with no GMMA message."""
+    source = tmp_path / "gemm_cluster_dynamic.mlir"
+    source.write_text(
+        (EXAMPLES / "gemm_cluster_sm90a.mlir")
+        .read_text()
+        .replace("num_ctas = 2>}", "num_ctas = 2>, nv_tileas.dynamic_persistent}")
+    )
+    ptx = tmp_path / "gemm_cluster_dynamic.ptx"
+    pipeline = "tileas-to-ptx{scheduler=dynamic}"
+    assert run_tool([str(source), "-p", pipeline, "-t", "ptx", "-o", str(ptx)]) == 0
+    text = ptx.read_text()
+    assert text.count("atom.global.add.u32") == 1
+    assert text.count("st.shared::cluster.u32") == 2
+    assert "%nclusterid.x" in text
+    result = run_ptxas(ptx)
+    assert result.ok, "\n".join(result.messages)
+    assert not [m for m in result.messages if "warning" in m or "error" in m]
+    assert parse_ptxas_output(result.stdout + result.stderr) == []
+    sass = disassemble(ptx.with_suffix(".cubin"))
+    assert len([line for line in sass if line.startswith("HGMMA.")]) == GEMM_HGMMAS

@@ -50,6 +50,11 @@ PERSISTENT_GRID = "nv_tileas.persistent_grid"
 for, `array<i32: x, y, z>`; the kernel takes the tile grid as its last three i32
 parameters (`tileas-dynamic-persistent`)."""
 
+TILE_SCHEDULER = "nv_tileas.tile_scheduler"
+"""On a dynamic persistent kernel whose tiles are handed out by an atomic counter in
+global memory: `"dynamic"`; the kernel then takes a pointer to that counter (an i32 the
+launcher zeroes) as the parameter before the tile grid (`tileas-dynamic-persistent`)."""
+
 SWIZZLE_BYTES = (0, 32, 64, 128)
 
 

@@ -77,6 +77,10 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
     holds_tiles,
     plan_shared_memory,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.multicast import (
+    ensure_exit_barrier,
+    record_cluster_slots,
+)
 from tileas_py.passes.lowering.tileas_to_nvvm.persistent import (
     declare_persistent_grid,
 )
@@ -190,6 +194,8 @@ class ConvertTileasToNvvmPass(ModulePass):
             if isinstance(function, tile_ops.KernelOp | nv_tileaa.FuncOp) or (
                 isinstance(function, func.FuncOp) and holds_tiles(function)
             ):
+                if record_cluster_slots(function):
+                    ensure_exit_barrier(function)
                 split_into_pieces(function)
                 pipeline_wgmma(function)
                 prepare_tcgen05(function)

@@ -23,6 +23,7 @@ MODULES = (
     "dot",
     "tcgen05",
     "tmem",
+    "dsmem",
     "blocked",
     "fma",
     "store",

@@ -64,7 +64,8 @@ from tileas_py.dialects.nv_tileas.attrs import PipelineType, SharedEncodingAttr
 from tileas_py.dialects.nv_tileas.ops import CopyOp, TiledLoadOp
 from tileas_py.dialects.nvvm import mbarrier as nvvm_mbarrier
 from tileas_py.dialects.nvvm import sync as nvvm_sync
-from tileas_py.passes.lowering.tileas_to_nvvm import tma
+from tileas_py.passes.lowering.tileas_to_nvvm import multicast, tma
+from tileas_py.passes.lowering.tileas_to_nvvm.cluster import cluster_ctas
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     SHARED_PTR,
     element_bits,
@@ -201,7 +202,8 @@ class LowerCreatePipeline(RewritePattern):
         slots = shared_address(rewriter, base, start)
         barriers = shared_address(rewriter, base, start + depth * stage_stride(t))
         leader = agent_leader(rewriter, op)
-        counts = {FULL: 1, EMPTY: consumer_arrivals(op)}
+        writers = multicast.writer_count(op, cluster_ctas(op))
+        counts = {FULL: 1, EMPTY: consumer_arrivals(op) * writers}
         for which, count in counts.items():
             arrivals = constant(rewriter, count)
             for stage in range(depth):
@@ -210,7 +212,10 @@ class LowerCreatePipeline(RewritePattern):
                 )
                 rewriter.insert(nvvm_mbarrier.MBarrierInitOp(bar, arrivals, leader))
         rewriter.insert(nvvm_sync.FenceMbarrierInitOp())
-        rewriter.insert(nvvm_sync.Barrier0Op())
+        if writers > 1:
+            multicast.meet_after_init(rewriter)
+        else:
+            rewriter.insert(nvvm_sync.Barrier0Op())
         fields = rewriter.insert(llvm.ConstantOp(IntegerAttr(6, i32), i32)).result
         counters = rewriter.insert(llvm.AllocaOp(fields, i32, alignment=4)).res
         zero = constant(rewriter, 0)
@@ -223,6 +228,10 @@ class LowerCreatePipeline(RewritePattern):
             cast.attributes[TMA_FILLED] = UnitAttr()
         if is_pair(op):
             cast.attributes[CTA_PAIR] = UnitAttr()
+        if multicast.CLUSTER_SLOTS in op.attributes:
+            cast.attributes[multicast.CLUSTER_SLOTS] = op.attributes[
+                multicast.CLUSTER_SLOTS
+            ]
         rewriter.replace(op, cast)
 
 
@@ -323,12 +332,17 @@ class LowerProducerAcquire(RewritePattern):
         addresses = state.slots_of_stage(rewriter)
         full = state.barrier(rewriter, FULL)
         owner = op.pipeline.owner
-        pair = is_pair(owner if isinstance(owner, Operation) else None)
-        for slot, address in zip(op.slots, addresses, strict=True):
+        creator = owner if isinstance(owner, Operation) else None
+        pair = is_pair(creator)
+        shared = multicast.multicasts(creator) if creator is not None else []
+        shared = shared or [None] * len(addresses)
+        for slot, address, sharing in zip(op.slots, addresses, shared, strict=True):
             for use in list(slot.uses):
                 copy = use.operation
                 if isinstance(copy, CopyOp) and copy.dest is slot:
-                    tma.lower_copy_into_slot(rewriter, copy, address, full, pair=pair)
+                    tma.lower_copy_into_slot(
+                        rewriter, copy, address, full, pair=pair, shared=sharing
+                    )
         rewriter.replace(op, [], _slot_tensors(rewriter, op, addresses, op.slots.types))
 
 
@@ -413,9 +427,9 @@ def acquire(rewriter: PatternRewriter, pipeline: SSAValue) -> list[SSAValue]:
 def release(rewriter: PatternRewriter, pipeline: SSAValue) -> None:
     """Arrive on the release cursor's empty barrier."""
     state = State(rewriter, pipeline, RELEASE)
-    rewriter.insert(
-        nvvm_mbarrier.MBarrierArriveOp(state.barrier(rewriter, EMPTY), with_state=False)
-    )
+    empty = state.barrier(rewriter, EMPTY)
+    rewriter.insert(nvvm_mbarrier.MBarrierArriveOp(empty, with_state=False))
+    multicast.release_writers(rewriter, pipeline, empty)
     state.advance(rewriter)
 
 
