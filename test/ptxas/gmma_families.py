@@ -351,7 +351,7 @@ class _Render:
         names = "param0"
         if arguments == 2:
             self.emit(".param .b32 param1;")
-            self.emit("st.param.b32 [param1], %r3;")
+            self.emit("st.param.b32 [param1], %r1;")
             names += ", param1"
         self.emit(f"{guard}call.uni {callee}, ({names});")
         self.emit("}")

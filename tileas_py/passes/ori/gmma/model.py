@@ -120,6 +120,8 @@ class GmmaFunctionModel(FunctionFacts):
                     wgmma.accumulator_bits & self.defined_before.get(wgmma, 0)
                 )
         self.planned: dict[Operation, Finding] = {}
+        self.zero_writers: dict[int, Wgmma] = {}
+        """The last wgmma seen that starts from zero, by accumulator register number."""
         self.writers: dict[int, Operation] = {}
         """The last non-wgmma instruction seen redefining an in-flight accumulator, by
         register number (for explanations)."""
@@ -145,6 +147,7 @@ class GmmaFunctionModel(FunctionFacts):
             if stable:
                 break
         self.injections = self.planned
+        self._check_accumulator_positions()
         self._drop_waits_after_divergence()
         self._drop_waits_after_opaque_calls()
         self._check_registers()
@@ -242,25 +245,33 @@ class GmmaFunctionModel(FunctionFacts):
         self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
     ) -> None:
         clobbered = state.zero_clobbered & wgmma.accumulator_bits
-        if wgmma.reads_accumulators and clobbered:
-            culprit = self._zero_clobber_culprit(wgmma)
+        if not wgmma.starts_from_zero and clobbered:
             number = next(bit_indices(clobbered))
+            culprit = self.zero_writers.get(number, wgmma)
+            if culprit.accumulator_bits & self.defined_before.get(culprit, 0):
+                # ptxas names the wgmma that reads the rewritten register, unless the one
+                # that started from zero had no value in its registers at all.
+                culprit = wgmma
             self._emit(
                 record,
                 Finding(
                     Code.PIPELINE_REGISTERS,
-                    culprit.line if culprit is not None else wgmma.line,
+                    culprit.line,
                     None,
                     Cause.CLOBBERED_ZERO_ACCUMULATOR,
-                    culprit=culprit.op if culprit is not None else op,
+                    culprit=culprit.op,
                     register=self.numbering.registers[number],
                     wgmma=wgmma,
                     related=self.writers.get(number),
                 ),
             )
-        self._check_overlap(wgmma, state, record)
         self._check_fragment(op, wgmma, state, record)
         state.zero_clobbered &= ~wgmma.accumulator_bits
+        state.zero_outputs &= ~wgmma.accumulator_bits
+        if wgmma.starts_from_zero:
+            state.zero_outputs |= wgmma.accumulator_bits
+            for number in bit_indices(wgmma.accumulator_bits):
+                self.zero_writers[number] = wgmma
         state.open |= wgmma.bit
         state.registers |= wgmma.accumulator_bits
         state.issued_registers |= wgmma.accumulator_bits
@@ -271,29 +282,34 @@ class GmmaFunctionModel(FunctionFacts):
         if not wgmma.reads_scale_register:
             state.fragments |= wgmma.fragment_bits
 
-    def _zero_clobber_culprit(self, wgmma: Wgmma) -> Wgmma | None:
-        for other in self.wgmmas:
-            if other.scale_zero and other.accumulator_bits & wgmma.accumulator_bits:
-                return other
-        return None
-
-    def _check_overlap(self, wgmma: Wgmma, state: PipelineState, record: bool) -> None:
-        """Accumulator lists of two wgmma in flight together that overlap partially."""
-        for other in self._members(state.in_flight):
-            shared = other.accumulator_bits & wgmma.accumulator_bits
-            if shared and other.accumulator_bits != wgmma.accumulator_bits:
-                self._emit(
-                    record,
-                    Finding(
-                        Code.PIPELINE_REGISTERS,
-                        wgmma.line,
-                        None,
-                        Cause.OVERLAPPING_ACCUMULATORS,
-                        culprit=wgmma.op,
-                        wgmma=other,
-                    ),
-                )
-                return
+    def _check_accumulator_positions(self) -> None:
+        """ptxas keeps each accumulator register at one position of the accumulator vectors
+        of all the function's wgmma: a wgmma that has a register at another position than
+        an earlier wgmma (permuted, shifted) cannot share its registers (C7511 at it), even
+        when the two are never in flight together; a prefix (a narrower shape on the first
+        registers) keeps the positions."""
+        position: dict[int, int] = {}
+        for op in self.instructions:
+            wgmma = self.wgmma_of.get(op)
+            if wgmma is None or op in self.dead:
+                continue
+            for index, register in enumerate(wgmma.accumulators):
+                number = self.numbering.number[register]
+                first = position.setdefault(number, index)
+                if first != index:
+                    self.findings.append(
+                        Finding(
+                            Code.PIPELINE_REGISTERS,
+                            wgmma.line,
+                            None,
+                            Cause.OVERLAPPING_ACCUMULATORS,
+                            culprit=op,
+                            register=register,
+                            wgmma=wgmma,
+                            order=self.order[op],
+                        )
+                    )
+                    return
 
     def _check_fragment(
         self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
@@ -391,10 +407,11 @@ class GmmaFunctionModel(FunctionFacts):
         # registers even when a later group in flight (of another wgmma) writes them too.
         for wgmma in self._members(drained & ~state.in_flight):
             state.registers &= ~wgmma.accumulator_bits
+        state.zero_outputs &= state.registers
 
         if isinstance(op, WgmmaWaitGroupOp):
             state.waited = True
-            if state.clobbered:
+            if state.clobbered and drained:
                 number = next(bit_indices(state.clobbered))
                 self._emit(
                     record,
@@ -510,23 +527,21 @@ class GmmaFunctionModel(FunctionFacts):
             self._fragment_redefined(op, defs, state, record)
         if not (uses | defs) & self.accumulator_bits:
             return
-        in_flight = state.in_flight
-        pending = state.user_pending
-        if in_flight:
+        if state.in_flight:
             self._read(op, uses, defs, state, record)
-            in_flight = state.in_flight
         if op.guard_register is None and defs & self.accumulator_bits:
-            for wgmma in self._members(in_flight):
-                written = wgmma.accumulator_bits & defs
-                if written and wgmma.scale_zero:
-                    state.zero_clobbered |= written
-                    for number in bit_indices(written):
-                        self.writers.setdefault(number, op)
-            # A committed group in flight, and a write of an accumulator that some wgmma
-            # reads as its input: the stage's accumulator live ranges are broken (C7515 at
-            # the program's next wait).
+            # An in-flight value of a wgmma that started from zero is rewritten: a later
+            # wgmma reading it cannot share the registers (C7511).
+            written = defs & state.zero_outputs
+            if written:
+                state.zero_clobbered |= written
+                for number in bit_indices(written):
+                    self.writers.setdefault(number, op)
+            # An accumulator register that some wgmma reads as its input is rewritten while a
+            # group is in flight: the accumulator live ranges are broken (C7515 at the
+            # program's next wait that drains a group).
             clobbered = defs & self.input_accumulators & state.issued_registers
-            if clobbered and pending:
+            if clobbered and state.in_flight:
                 state.clobbered |= clobbered
                 for number in bit_indices(clobbered):
                     self.writers.setdefault(number, op)
@@ -1087,7 +1102,7 @@ class GmmaFunctionModel(FunctionFacts):
             Code.ARRIVE_IN_DIVERGENT_PATH,
             Code.WAIT_IN_DIVERGENT_PATH,
             Code.CALL_CROSSES_PIPELINE,
-        ):
+        ) or finding.cause is Cause.OVERLAPPING_ACCUMULATORS:
             rank = 0
         elif finding.code is Code.EXTERN_CALL:
             rank = 1

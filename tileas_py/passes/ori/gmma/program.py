@@ -93,6 +93,17 @@ def is_zero_constant(operand: Attribute) -> bool:
     return False
 
 
+def _is_zero_move(op: InstructionOp) -> bool:
+    """An unguarded `mov` of the constant 0."""
+    layout = op.layout.data
+    return (
+        op.opcode.data.startswith("mov.")
+        and op.guard_register is None
+        and len(layout) == 2
+        and is_zero_constant(layout[1])
+    )
+
+
 def bit_indices(bits: int) -> Iterator[int]:
     while bits:
         low = bits & -bits
@@ -115,6 +126,9 @@ class Wgmma:
     scale_zero: bool
     """scale-d is the immediate 0: the accumulator input is not read."""
     line: int
+    starts_from_zero: bool = False
+    """scale-d is 0, or every accumulator register holds the constant 0 on every path to
+    it (ptxas folds that into scale-d 0)."""
     merged_into: Wgmma | None = None
     """The identical earlier wgmma ptxas merges this one into (it becomes a copy)."""
     merged_across_commit: bool = False
@@ -222,7 +236,9 @@ class FunctionFacts:
     def analyse(self) -> None:
         """What ptxas's earlier phases have done by phase 85, and the per-instruction facts
         the pipeline dataflow reads (only for functions that issue or sync wgmma)."""
+        self._propagate_copies()
         self.dead = self._dead_instructions()
+        self._find_zero_starts()
         self.divergence = Divergence(self.func, self.cfg, self.numbering)
         self._find_merges()
         self.defined_before = self._defined_before_wgmma()
@@ -290,6 +306,82 @@ class FunctionFacts:
         self.defs_bits[op] = defs
 
     # -- what ptxas's earlier phases have done by phase 85 ---------------------------------
+
+    def _propagate_copies(self) -> None:
+        """ptxas propagates register copies: a `mov` of an accumulator register into a
+        register defined only there is replaced, at each use of the copy that no
+        redefinition of the accumulator reaches (on any path), by the accumulator itself;
+        a copy with no use left is then dead. A copy of an in-flight accumulator whose value
+        is used after the wait is thus no read at all."""
+        defined_twice = defined = 0
+        for op in self.instructions:
+            defined_twice |= defined & self.defs_bits[op]
+            defined |= self.defs_bits[op]
+        copies = [
+            op
+            for op in self.instructions
+            if self._is_accumulator_copy(op)
+            and not self.defs_bits[op] & defined_twice
+        ]
+        if not copies:
+            return
+        cfg = self.cfg
+        count = len(cfg.blocks)
+        full = (1 << len(copies)) - 1
+        kills: list[int] = [0] * len(self.numbering.registers)
+        for index, copy in enumerate(copies):
+            (source,) = copy.uses()
+            kills[self.numbering.number[source]] |= 1 << index
+
+        def transfer(op: InstructionOp, available: int) -> int:
+            for number in bit_indices(self.defs_bits[op]):
+                available &= ~kills[number]
+            if op in copy_index:
+                available |= 1 << copy_index[op]
+            return available
+
+        copy_index = {op: index for index, op in enumerate(copies)}
+        available_in = [full] * count
+        if count:
+            available_in[0] = 0
+        changed = True
+        while changed:
+            changed = False
+            for index in cfg.reverse_postorder:
+                incoming = full if index else 0
+                for predecessor in cfg.predecessors[index]:
+                    available = available_in[predecessor]
+                    for op in cfg.blocks[predecessor].ops:
+                        if isinstance(op, InstructionOp):
+                            available = transfer(op, available)
+                    incoming &= available
+                if incoming != available_in[index]:
+                    available_in[index] = incoming
+                    changed = True
+        destinations = [self.numbering.mask(copy.defs()) for copy in copies]
+        sources = [self.numbering.mask(copy.uses()) for copy in copies]
+        for index, block in enumerate(cfg.blocks):
+            available = available_in[index]
+            for op in block.ops:
+                if not isinstance(op, InstructionOp):
+                    continue
+                uses = self.uses_bits[op]
+                for number in bit_indices(available):
+                    if uses & destinations[number]:
+                        uses = uses & ~destinations[number] | sources[number]
+                self.uses_bits[op] = uses
+                available = transfer(op, available)
+
+    def _is_accumulator_copy(self, op: InstructionOp) -> bool:
+        """An unguarded register-to-register `mov` of an accumulator register."""
+        if not isinstance(op, GenericInstructionOp) or op.guard_register is not None:
+            return False
+        layout = op.layout.data
+        if not op.opcode.data.startswith("mov.") or len(layout) != 2:
+            return False
+        if not all(isinstance(operand, SlotAttr) for operand in layout):
+            return False
+        return bool(self.uses_bits[op] & self.accumulator_bits)
 
     def _dead_instructions(self) -> set[InstructionOp]:
         """Instructions ptxas deletes before phase 85: side-effect-free ones, and wgmma,
@@ -375,6 +467,47 @@ class FunctionFacts:
                 kinds[op] = CallKind.TRANSPARENT
         return kinds
 
+    def _find_zero_starts(self) -> None:
+        """Which wgmma start from zero: scale-d 0, or accumulators that hold the constant 0
+        on every path (a must-analysis of `mov r, 0` definitions)."""
+        cfg = self.cfg
+        count = len(cfg.blocks)
+        everything = (1 << len(self.numbering.registers)) - 1
+
+        def transfer(op: Operation, zero: int) -> int:
+            if not isinstance(op, InstructionOp) or op in self.dead:
+                return zero
+            defs = self.defs_bits[op]
+            if defs and _is_zero_move(op):
+                return zero | defs
+            return zero & ~defs
+
+        zero_in = [everything] * count
+        if count:
+            zero_in[0] = 0
+        changed = True
+        while changed:
+            changed = False
+            for index in cfg.reverse_postorder:
+                incoming = everything if index else 0
+                for predecessor in cfg.predecessors[index]:
+                    zero = zero_in[predecessor]
+                    for op in cfg.blocks[predecessor].ops:
+                        zero = transfer(op, zero)
+                    incoming &= zero
+                if incoming != zero_in[index]:
+                    zero_in[index] = incoming
+                    changed = True
+        for index, block in enumerate(cfg.blocks):
+            zero = zero_in[index]
+            for op in block.ops:
+                wgmma = self.wgmma_of.get(op)
+                if wgmma is not None:
+                    wgmma.starts_from_zero = wgmma.scale_zero or (
+                        wgmma.accumulator_bits & ~zero == 0
+                    )
+                zero = transfer(op, zero)
+
     def _find_merges(self) -> None:
         """ptxas merges a wgmma into an identical earlier one of the same block and fence
         region when both start from a zero accumulator (scale-d 0, or registers only ever
@@ -426,13 +559,7 @@ class FunctionFacts:
             defs = numbering.mask(op.defs())
             if not defs or isinstance(op, WgmmaMmaAsyncOp):
                 continue
-            layout = op.layout.data
-            if (
-                op.opcode.data.startswith("mov.")
-                and op.guard_register is None
-                and len(layout) == 2
-                and is_zero_constant(layout[1])
-            ):
+            if _is_zero_move(op):
                 zero |= defs
             else:
                 other |= defs

@@ -12,7 +12,8 @@ that an empty committed group is in flight too) and over its registers (`Registe
   on every path; `user_pending`: a group the program's own waits have not drained;
 - `needed`: in-flight wgmma whose accumulators were read without a wait; `calls`: calls met
   while in flight (a wait cannot sink past them); `clobbered` / `zero_clobbered`: broken
-  accumulator live ranges (C7515 / C7511); `fragments`, `unfenced`: A fragments of
+  accumulator live ranges (C7515 / C7511), `zero_outputs`: in-flight accumulator registers
+  last written by a wgmma that starts from zero; `fragments`, `unfenced`: A fragments of
   in-flight wgmma and wgmma issued since the last fence (C7513); `tainted` / `tainted_by`:
   GMMA instructions ran on a divergent path (and under which branches).
 
@@ -49,6 +50,7 @@ class PipelineState:
         "user_pending",
         "waited",
         "zero_clobbered",
+        "zero_outputs",
     )
 
     def __init__(self) -> None:
@@ -57,12 +59,14 @@ class PipelineState:
         self.waited = False
         self.surely = False
         self.registers = 0
+        self.zero_outputs = 0
         self.user_pending = False
         self.issued_registers = 0
         self.needed = 0
         self.calls = 0
         self.clobbered = 0
         self.zero_clobbered = 0
+        self.zero_outputs = 0
         self.tainted = False
         self.tainted_by = 0
         self.unfenced = 0
@@ -81,6 +85,7 @@ class PipelineState:
         state.calls = self.calls
         state.clobbered = self.clobbered
         state.zero_clobbered = self.zero_clobbered
+        state.zero_outputs = self.zero_outputs
         state.tainted = self.tainted
         state.tainted_by = self.tainted_by
         state.unfenced = self.unfenced
@@ -101,6 +106,7 @@ class PipelineState:
         self.calls |= other.calls
         self.clobbered |= other.clobbered
         self.zero_clobbered |= other.zero_clobbered
+        self.zero_outputs |= other.zero_outputs
         self.tainted |= other.tainted
         self.tainted_by |= other.tainted_by
         self.unfenced |= other.unfenced
@@ -150,6 +156,7 @@ class PipelineState:
         self.tainted_by = 0
         self.surely = False
         self.registers = 0
+        self.zero_outputs = 0
 
 
 @dataclass
