@@ -120,6 +120,8 @@ class GmmaFunctionModel(FunctionFacts):
                     wgmma.accumulator_bits & self.defined_before.get(wgmma, 0)
                 )
         self.planned: dict[Operation, Finding] = {}
+        self.fragment_writers: dict[int, Operation] = {}
+        """The last non-wgmma instruction seen redefining an in-flight A fragment."""
         self.zero_writers: dict[int, Wgmma] = {}
         """The last wgmma seen that starts from zero, by accumulator register number."""
         self.writers: dict[int, Operation] = {}
@@ -266,6 +268,7 @@ class GmmaFunctionModel(FunctionFacts):
                 ),
             )
         self._check_fragment(op, wgmma, state, record)
+        self._fragment_redefined(wgmma, state, record)
         state.zero_clobbered &= ~wgmma.accumulator_bits
         state.zero_outputs &= ~wgmma.accumulator_bits
         if wgmma.starts_from_zero:
@@ -279,8 +282,7 @@ class GmmaFunctionModel(FunctionFacts):
         state.clobbered &= ~wgmma.accumulator_bits
         state.surely = True
         state.unfenced |= wgmma.bit
-        if not wgmma.reads_scale_register:
-            state.fragments |= wgmma.fragment_bits
+        state.fragments |= wgmma.fragment_bits
 
     def _check_accumulator_positions(self) -> None:
         """ptxas keeps each accumulator register at one position of the accumulator vectors
@@ -336,24 +338,31 @@ class GmmaFunctionModel(FunctionFacts):
                 return
 
     def _fragment_redefined(
-        self, op: InstructionOp, defs: int, state: PipelineState, record: bool
+        self, wgmma: Wgmma, state: PipelineState, record: bool
     ) -> None:
-        """A non-wgmma instruction redefines the A fragment of an in-flight wgmma."""
-        for wgmma in self._members(state.in_flight):
-            if wgmma.fragment_bits & defs and not wgmma.reads_scale_register:
-                self._emit(
-                    record,
-                    Finding(
-                        Code.INPUT_REDEFINED,
-                        0,
-                        None,
-                        Cause.FRAGMENT_REDEFINED,
-                        culprit=op,
-                        register=self.numbering.members(wgmma.fragment_bits & defs)[0],
-                        wgmma=wgmma,
-                    ),
-                )
-                return
+        """A wgmma reads A-fragment registers that a non-wgmma instruction redefined while
+        a wgmma reading them was in flight (C7513, line 0): the two would need the
+        fragment's old and new values at once."""
+        stale = wgmma.fragment_bits & state.stale_fragments
+        if not stale:
+            return
+        number = next(bit_indices(stale))
+        owner = next(
+            (w for w in self._members(state.in_flight) if w.fragment_bits >> number & 1),
+            wgmma,
+        )
+        self._emit(
+            record,
+            Finding(
+                Code.INPUT_REDEFINED,
+                0,
+                None,
+                Cause.FRAGMENT_REDEFINED,
+                culprit=self.fragment_writers.get(number, wgmma.op),
+                register=self.numbering.registers[number],
+                wgmma=owner,
+            ),
+        )
 
     def _merged_copy(
         self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
@@ -434,6 +443,7 @@ class GmmaFunctionModel(FunctionFacts):
             state.surely = False
             state.calls = 0
             state.fragments = 0
+            state.stale_fragments = 0
             state.tainted = False
             state.tainted_by = 0
 
@@ -523,8 +533,11 @@ class GmmaFunctionModel(FunctionFacts):
     def _access(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
         uses = self.uses_bits[op]
         defs = self.defs_bits[op]
-        if defs & state.fragments:
-            self._fragment_redefined(op, defs, state, record)
+        stale = defs & state.fragments
+        if stale:
+            state.stale_fragments |= stale
+            for number in bit_indices(stale):
+                self.fragment_writers[number] = op
         if not (uses | defs) & self.accumulator_bits:
             return
         if state.in_flight:

@@ -566,13 +566,14 @@ class FunctionFacts:
         return zero & ~other
 
     def _defined_before_wgmma(self) -> dict[Wgmma, int]:
-        """For each wgmma, the registers some definition reaches it with (may-defined)."""
+        """For each wgmma, the registers some definition reaches it with (may-defined; a dead
+        load counts: ptxas removes it only after the GMMA phases)."""
         numbering = self.numbering
         count = len(self.cfg.blocks)
         gen = [0] * count
         for index, block in enumerate(self.cfg.blocks):
             for op in block.ops:
-                if isinstance(op, InstructionOp) and op not in self.dead:
+                if isinstance(op, InstructionOp):
                     gen[index] |= numbering.mask(op.defs())
         defined_in = [0] * count
         changed = True
@@ -589,7 +590,7 @@ class FunctionFacts:
         for index, block in enumerate(self.cfg.blocks):
             defined = defined_in[index]
             for op in block.ops:
-                if not isinstance(op, InstructionOp) or op in self.dead:
+                if not isinstance(op, InstructionOp):
                     continue
                 wgmma = self.wgmma_of.get(op)
                 if wgmma is not None:

@@ -14,7 +14,8 @@ that an empty committed group is in flight too) and over its registers (`Registe
   while in flight (a wait cannot sink past them); `clobbered` / `zero_clobbered`: broken
   accumulator live ranges (C7515 / C7511), `zero_outputs`: in-flight accumulator registers
   last written by a wgmma that starts from zero; `fragments`, `unfenced`: A fragments of
-  in-flight wgmma and wgmma issued since the last fence (C7513); `tainted` / `tainted_by`:
+  in-flight wgmma, those a non-wgmma instruction redefined since (`stale_fragments`), and wgmma
+  issued since the last fence (C7513); `tainted` / `tainted_by`:
   GMMA instructions ran on a divergent path (and under which branches).
 
 Joins are unions, except `waited` and `surely`, which must hold on every path.
@@ -39,6 +40,7 @@ class PipelineState:
         "calls",
         "clobbered",
         "fragments",
+        "stale_fragments",
         "issued_registers",
         "needed",
         "open",
@@ -71,6 +73,7 @@ class PipelineState:
         self.tainted_by = 0
         self.unfenced = 0
         self.fragments = 0
+        self.stale_fragments = 0
 
     def copy(self) -> PipelineState:
         state = PipelineState()
@@ -90,6 +93,7 @@ class PipelineState:
         state.tainted_by = self.tainted_by
         state.unfenced = self.unfenced
         state.fragments = self.fragments
+        state.stale_fragments = self.stale_fragments
         return state
 
     def join(self, other: PipelineState) -> bool:
@@ -111,6 +115,7 @@ class PipelineState:
         self.tainted_by |= other.tainted_by
         self.unfenced |= other.unfenced
         self.fragments |= other.fragments
+        self.stale_fragments |= other.stale_fragments
         return self.key() != before
 
     def key(self) -> tuple[object, ...]:
@@ -130,6 +135,7 @@ class PipelineState:
             self.tainted_by,
             self.unfenced,
             self.fragments,
+            self.stale_fragments,
         )
 
     @property
@@ -152,6 +158,7 @@ class PipelineState:
         self.needed = 0
         self.calls = 0
         self.fragments = 0
+        self.stale_fragments = 0
         self.tainted = False
         self.tainted_by = 0
         self.surely = False
