@@ -37,6 +37,7 @@ class Cause(Enum):
     DIVERGENT_COMMIT = auto()
     DIVERGENT_EXIT = auto()
     DIVERGENT_FENCE = auto()
+    DIVERGENT_ARRIVE = auto()
     CALL_IN_STAGE = auto()
     OPAQUE_CALL = auto()
     WGMMA_CALLEE = auto()

@@ -210,19 +210,25 @@ class GmmaFunctionModel(FunctionFacts):
 
     def _emit(self, record: bool, finding: Finding) -> None:
         if record:
-            finding.order = self.order.get(
+            finding.order = self.walk_order.get(
                 finding.op or finding.culprit or self.func, 0
             )
             if finding.op is not None and finding.order == 0 and finding.culprit:
-                finding.order = self.order.get(finding.culprit, 0)
+                finding.order = self.walk_order.get(finding.culprit, 0)
             self.findings.append(finding)
 
     def _step(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
         if isinstance(op, GMMA_OPS):
-            branches = self.divergence.divergent_dependence(self._block(op))
+            branches = self._op_dependence(op)
             if branches:
                 state.tainted = True
                 state.tainted_by |= branches
+            if op.guard_register is not None and not isinstance(op, WgmmaMmaAsyncOp):
+                # A guarded fence, commit or wait may not run: both states flow on.
+                skipped = state.copy()
+                self._sync(op, state, record)
+                state.join(skipped)
+                return
         wgmma = self.wgmma_of.get(op)
         if wgmma is not None:
             if wgmma.merged_into is not None:
@@ -230,12 +236,16 @@ class GmmaFunctionModel(FunctionFacts):
             else:
                 self._issue(op, wgmma, state, record)
             return
-        if isinstance(op, WgmmaCommitGroupOp | WarpgroupCommitBatchOp):
-            self._commit(op, state, record)
-        elif isinstance(op, WgmmaWaitGroupOp | WarpgroupWaitOp):
-            self._wait(op, state, record)
-        elif isinstance(op, WgmmaFenceOp | WarpgroupArriveOp):
-            self._fence(op, state)
+        if isinstance(
+            op,
+            WgmmaCommitGroupOp
+            | WarpgroupCommitBatchOp
+            | WgmmaWaitGroupOp
+            | WarpgroupWaitOp
+            | WgmmaFenceOp
+            | WarpgroupArriveOp,
+        ):
+            self._sync(op, state, record)
         elif isinstance(op, CallOp):
             self._call(op, state, record)
         elif isinstance(op, RetOp | ExitOp):
@@ -243,9 +253,18 @@ class GmmaFunctionModel(FunctionFacts):
         else:
             self._access(op, state, record)
 
+    def _sync(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
+        if isinstance(op, WgmmaCommitGroupOp | WarpgroupCommitBatchOp):
+            self._commit(op, state, record)
+        elif isinstance(op, WgmmaWaitGroupOp | WarpgroupWaitOp):
+            self._wait(op, state, record)
+        else:
+            self._fence(op, state)
+
     def _issue(
         self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
     ) -> None:
+        self._check_arrive(op, wgmma, state, record)
         clobbered = state.zero_clobbered & wgmma.accumulator_bits
         if not wgmma.starts_from_zero and clobbered:
             number = next(bit_indices(clobbered))
@@ -308,7 +327,7 @@ class GmmaFunctionModel(FunctionFacts):
                             culprit=op,
                             register=register,
                             wgmma=wgmma,
-                            order=self.order[op],
+                            order=self.walk_order[op],
                         )
                     )
                     return
@@ -377,7 +396,7 @@ class GmmaFunctionModel(FunctionFacts):
 
     def _commit(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
         if state.open:
-            branches = self.divergence.divergent_dependence(self._block(op))
+            branches = self._op_dependence(op)
             for wgmma in self._members(state.open):
                 differs = self._dependence(wgmma) ^ branches
                 if differs:
@@ -456,6 +475,34 @@ class GmmaFunctionModel(FunctionFacts):
 
     def _fence(self, op: InstructionOp, state: PipelineState) -> None:
         state.unfenced = 0
+        state.fenced = True
+        state.fence_dependence = self._op_dependence(op)
+
+    def _check_arrive(
+        self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
+    ) -> None:
+        """A wgmma needs the arrive of a fence that all its threads ran, in a group whose
+        wgmma all its threads issue: ptxas inserts one where the last fence, or an open
+        wgmma, depends on other divergent branches (or guards) than the wgmma, or, for a
+        divergent wgmma, where no fence ran before it (C7519 at the wgmma)."""
+        dependence = self._dependence(wgmma)
+        differs = state.fence_dependence & ~dependence
+        for other in self._members(state.open):
+            differs |= self._dependence(other) ^ dependence
+        if not differs and (state.fenced or not dependence):
+            return
+        self._emit(
+            record,
+            Finding(
+                Code.ARRIVE_IN_DIVERGENT_PATH,
+                wgmma.line,
+                None,
+                Cause.DIVERGENT_ARRIVE,
+                culprit=op,
+                wgmma=wgmma,
+                branch=self._branch_of(differs or dependence),
+            ),
+        )
 
     def _call(self, op: CallOp, state: PipelineState, record: bool) -> None:
         kind = self.calls[op]
@@ -613,7 +660,11 @@ class GmmaFunctionModel(FunctionFacts):
         register: SSAValue,
         wgmma: Wgmma | None,
     ) -> None:
-        if state.waited:
+        # ptxas leaves the read to the program once a wait_group came before it (in layout
+        # order); one that only reaches it around a loop makes the read both managed and
+        # in need of a wait.
+        managed = self.order[op] > self.first_wait
+        if managed or state.waited:
             state.needed |= state.in_flight
             if not state.tainted:
                 self._emit(
@@ -628,7 +679,8 @@ class GmmaFunctionModel(FunctionFacts):
                         wgmma=wgmma,
                     ),
                 )
-            return
+            if managed:
+                return
         self._inject(op, state, record, Cause.READ, register=register, wgmma=wgmma)
 
     def _read_inside_stage(
@@ -747,7 +799,7 @@ class GmmaFunctionModel(FunctionFacts):
         wgmma: Wgmma | None = None,
     ) -> None:
         where = op
-        line = line_of(op)
+        line = self._exit_line(op) if cause is Cause.EXIT else line_of(op)
         block = self._block(op)
         divergent = self._gmma_divergent[self.cfg.index[block]]
         related: Operation | None = None
@@ -898,32 +950,32 @@ class GmmaFunctionModel(FunctionFacts):
         return line_of(previous)
 
     def _exit(self, op: Operation, state: PipelineState, record: bool) -> None:
-        """Leaving the function with a committed group in flight (or an open one whose
-        accumulators were read) needs a wait before the `ret`."""
-        pending = state.committed | (state.open & state.needed)
+        """Leaving the function with a group in flight needs a wait before the exit (a
+        divergent one too: the wait goes where all threads still run, unless the exit is
+        in a divergent region that issues or syncs wgmma, C7518)."""
+        pending = state.in_flight
         if not pending:
             return
         wgmma = next(iter(self._members(pending)), None)
-        guard = op.guard_register if isinstance(op, InstructionOp) else None
-        divergent_guard = guard is not None and self.divergence.is_divergent(
-            guard, self.numbering
-        )
-        if divergent_guard:
-            self._emit(
-                record,
-                Finding(
-                    Code.WAIT_IN_DIVERGENT_PATH,
-                    line_of(op),
-                    None,
-                    Cause.DIVERGENT_EXIT,
-                    culprit=op,
-                    wgmma=wgmma,
-                    branch=op,
-                ),
-            )
-            state.drain()
-            return
         self._inject(op, state, record, Cause.EXIT, wgmma=wgmma)
+
+    def _exit_line(self, op: Operation) -> int:
+        """ptxas names an exit that opens its block by the instruction before it (the
+        branch to it)."""
+        previous = op.prev_op
+        while previous is not None and not isinstance(previous, InstructionOp):
+            previous = previous.prev_op
+        if previous is not None:
+            return line_of(op)
+        block = self._block(op)
+        index = self.cfg.index[block]
+        for earlier in reversed(self.cfg.blocks[:index]):
+            last = earlier.last_op
+            while last is not None and not isinstance(last, InstructionOp):
+                last = last.prev_op
+            if last is not None:
+                return line_of(last)
+        return line_of(op)
 
     # -- register resources ---------------------------------------------------------------
 
@@ -1136,7 +1188,7 @@ class GmmaFunctionModel(FunctionFacts):
                     Cause.UNOPTIMIZED,
                     culprit=wgmma.op,
                     wgmma=wgmma,
-                    order=self.order[wgmma.op],
+                    order=self.walk_order[wgmma.op],
                 )
             )
         if self.wgmmas:

@@ -215,6 +215,10 @@ class FunctionFacts:
                 self.order[op] = len(self.order)
                 if isinstance(op, InstructionOp):
                     self.instructions.append(op)
+        self.walk_order = self._walk_order()
+        """Where ptxas meets each instruction in its walk: blocks in reverse postorder of a
+        depth-first search that takes the fall-through before the branch target (so the
+        `else` side of a branch comes before the `then` side), each block in order."""
         self.wgmmas: list[Wgmma] = []
         self.wgmma_of: dict[Operation, Wgmma] = {}
         for op in self.instructions:
@@ -233,6 +237,31 @@ class FunctionFacts:
             if isinstance(op, WgmmaCommitGroupOp | WarpgroupCommitBatchOp):
                 self.commit_bits[op] = 1 << (len(self.wgmmas) + len(self.commit_bits))
 
+    def _walk_order(self) -> dict[Operation, int]:
+        cfg = self.cfg
+        fallthrough_first = [list(reversed(s)) for s in cfg.successors]
+        seen: set[int] = set()
+        postorder: list[int] = []
+        for root in [0] if cfg.blocks else []:
+            seen.add(root)
+            stack = [(root, iter(fallthrough_first[root]))]
+            while stack:
+                node, children = stack[-1]
+                child = next((c for c in children if c not in seen), None)
+                if child is None:
+                    stack.pop()
+                    postorder.append(node)
+                else:
+                    seen.add(child)
+                    stack.append((child, iter(fallthrough_first[child])))
+        blocks = list(reversed(postorder))
+        blocks += [i for i in range(len(cfg.blocks)) if i not in seen]
+        order: dict[Operation, int] = {}
+        for index in blocks:
+            for op in cfg.blocks[index].ops:
+                order[op] = len(order)
+        return order
+
     def analyse(self) -> None:
         """What ptxas's earlier phases have done by phase 85, and the per-instruction facts
         the pipeline dataflow reads (only for functions that issue or sync wgmma)."""
@@ -244,6 +273,13 @@ class FunctionFacts:
         self.defined_before = self._defined_before_wgmma()
         self.flows_into_wgmma = self._flows_into_wgmma()
         self.gmma_ahead = self._gmma_ahead()
+        waits = [
+            self.order[op]
+            for op in self.instructions
+            if isinstance(op, WgmmaWaitGroupOp) and op not in self.dead
+        ]
+        self.first_wait = min(waits, default=len(self.order))
+        """Where the first `wgmma.wait_group` of the function is, in layout order."""
         self._gmma_divergent = self._gmma_divergent_blocks()
 
     # -- the function's wgmma -------------------------------------------------------------
@@ -700,8 +736,13 @@ class FunctionFacts:
 
     def _dependence(self, wgmma: Wgmma) -> int:
         """The divergent branches a wgmma depends on; a divergent guard counts as one."""
-        branches = self.divergence.divergent_dependence(self._block(wgmma.op))
-        guard = wgmma.op.guard
+        return self._op_dependence(wgmma.op)
+
+    def _op_dependence(self, op: InstructionOp) -> int:
+        """The divergent branches an instruction depends on; a divergent guard counts as
+        one more (ptxas turns a guarded instruction into a branch around it)."""
+        branches = self.divergence.divergent_dependence(self._block(op))
+        guard = op.guard
         if guard is not None and self.divergence.is_divergent(guard, self.numbering):
-            branches |= 1 << (len(self.cfg.blocks) + wgmma.index)
+            branches |= 1 << (len(self.cfg.blocks) + self.order[op])
         return branches

@@ -8,7 +8,7 @@ that an empty committed group is in flight too) and over its registers (`Registe
 - `registers`: the accumulator registers in flight (a drained group frees its registers,
   as ptxas does, even when a later group writes them too); `issued_registers`: every
   accumulator register issued so far;
-- `waited`: a program `wgmma.wait_group` ran (on every path); `surely`: a group is in flight
+- `waited`: a program `wgmma.wait_group` ran (on some path); `surely`: a group is in flight
   on every path; `user_pending`: a group the program's own waits have not drained;
 - `needed`: in-flight wgmma whose accumulators were read without a wait; `calls`: calls met
   while in flight (a wait cannot sink past them); `clobbered` / `zero_clobbered`: broken
@@ -16,9 +16,11 @@ that an empty committed group is in flight too) and over its registers (`Registe
   last written by a wgmma that starts from zero; `fragments`, `unfenced`: A fragments of
   in-flight wgmma, those a non-wgmma instruction redefined since (`stale_fragments`), and wgmma
   issued since the last fence (C7513); `tainted` / `tainted_by`:
-  GMMA instructions ran on a divergent path (and under which branches).
+  GMMA instructions ran on a divergent path (and under which branches); `fence_dependence`:
+  the divergent branches (and guards) the last fence depends on; `fenced`: a fence ran on
+  every path.
 
-Joins are unions, except `waited` and `surely`, which must hold on every path.
+Joins are unions, except `surely` and `fenced`, which must hold on every path.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ class PipelineState:
         "ages",
         "calls",
         "clobbered",
+        "fence_dependence",
+        "fenced",
         "fragments",
         "stale_fragments",
         "issued_registers",
@@ -74,6 +78,8 @@ class PipelineState:
         self.unfenced = 0
         self.fragments = 0
         self.stale_fragments = 0
+        self.fence_dependence = 0
+        self.fenced = False
 
     def copy(self) -> PipelineState:
         state = PipelineState()
@@ -93,6 +99,8 @@ class PipelineState:
         state.tainted_by = self.tainted_by
         state.unfenced = self.unfenced
         state.fragments = self.fragments
+        state.fence_dependence = self.fence_dependence
+        state.fenced = self.fenced
         state.stale_fragments = self.stale_fragments
         return state
 
@@ -101,7 +109,7 @@ class PipelineState:
         before = self.key()
         self.open |= other.open
         self.ages = [a | b for a, b in zip(self.ages, other.ages, strict=True)]
-        self.waited &= other.waited
+        self.waited |= other.waited
         self.surely &= other.surely
         self.registers |= other.registers
         self.user_pending |= other.user_pending
@@ -115,6 +123,8 @@ class PipelineState:
         self.tainted_by |= other.tainted_by
         self.unfenced |= other.unfenced
         self.fragments |= other.fragments
+        self.fence_dependence |= other.fence_dependence
+        self.fenced &= other.fenced
         self.stale_fragments |= other.stale_fragments
         return self.key() != before
 
@@ -135,6 +145,8 @@ class PipelineState:
             self.tainted_by,
             self.unfenced,
             self.fragments,
+            self.fence_dependence,
+            self.fenced,
             self.stale_fragments,
         )
 
