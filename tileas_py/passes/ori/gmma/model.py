@@ -404,7 +404,7 @@ class GmmaFunctionModel(FunctionFacts):
                         record,
                         Finding(
                             Code.ARRIVE_IN_DIVERGENT_PATH,
-                            line_of(op),
+                            line_of(self._arrive_point(op)),
                             None,
                             Cause.DIVERGENT_COMMIT,
                             culprit=op,
@@ -420,6 +420,24 @@ class GmmaFunctionModel(FunctionFacts):
         state.open = 0
         state.surely = True
         state.user_pending = True
+
+    def _arrive_point(self, commit: InstructionOp) -> InstructionOp:
+        """Where ptxas puts the arrive a divergent commit needs: before the first wgmma
+        of the commit's straight-line run (back to its block's start or a divergently
+        guarded GMMA instruction), else before the commit (a divergently guarded commit
+        is a branch around itself)."""
+        point = commit
+        previous = None if self._guard_dependence(commit) else commit.prev_op
+        while previous is not None:
+            if isinstance(previous, InstructionOp) and previous not in self.dead:
+                if isinstance(previous, GMMA_OPS) and self._guard_dependence(previous):
+                    break
+                if isinstance(previous, WgmmaMmaAsyncOp):
+                    point = previous
+                elif isinstance(previous, WgmmaCommitGroupOp | WgmmaFenceOp):
+                    break
+            previous = previous.prev_op
+        return point
 
     def _wait(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
         assert isinstance(op, WgmmaWaitGroupOp | WarpgroupWaitOp)
@@ -481,14 +499,11 @@ class GmmaFunctionModel(FunctionFacts):
     def _check_arrive(
         self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
     ) -> None:
-        """A wgmma needs the arrive of a fence that all its threads ran, in a group whose
-        wgmma all its threads issue: ptxas inserts one where the last fence, or an open
-        wgmma, depends on other divergent branches (or guards) than the wgmma, or, for a
-        divergent wgmma, where no fence ran before it (C7519 at the wgmma)."""
+        """A wgmma needs the arrive of a fence that all its threads ran: ptxas inserts one
+        where the last fence depends on a divergent branch (or guard) the wgmma does not,
+        or, for a divergent wgmma, where no fence ran before it (C7519 at the wgmma)."""
         dependence = self._dependence(wgmma)
         differs = state.fence_dependence & ~dependence
-        for other in self._members(state.open):
-            differs |= self._dependence(other) ^ dependence
         if not differs and (state.fenced or not dependence):
             return
         self._emit(

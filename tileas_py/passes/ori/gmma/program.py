@@ -741,8 +741,13 @@ class FunctionFacts:
     def _op_dependence(self, op: InstructionOp) -> int:
         """The divergent branches an instruction depends on; a divergent guard counts as
         one more (ptxas turns a guarded instruction into a branch around it)."""
-        branches = self.divergence.divergent_dependence(self._block(op))
+        return self.divergence.divergent_dependence(
+            self._block(op)
+        ) | self._guard_dependence(op)
+
+    def _guard_dependence(self, op: InstructionOp) -> int:
+        """The pseudo-branch of a divergent guard (none for a uniform or no guard)."""
         guard = op.guard
         if guard is not None and self.divergence.is_divergent(guard, self.numbering):
-            branches |= 1 << (len(self.cfg.blocks) + self.order[op])
-        return branches
+            return 1 << (len(self.cfg.blocks) + self.order[op])
+        return 0
