@@ -70,6 +70,9 @@ class PtxasGmmaPipeline(ModulePass):
     maxrregcount: int = 0
     """ptxas `-maxrregcount`; 0 means none."""
 
+    fast_compile: Literal["off", "min", "mid", "max"] = "off"
+    """ptxas `--Ofast-compile` (`off` is ptxas's `0`); `max` serializes every wgmma."""
+
     max_active_live_ranges: int = 0
     """Phase 85's live-range limit (C7407); 0 means none, as ptxas 13.5 in practice."""
 
@@ -80,10 +83,18 @@ class PtxasGmmaPipeline(ModulePass):
     def from_ptxas_args(
         args: Sequence[str], explain: bool = False
     ) -> PtxasGmmaPipeline:
-        """The pipeline for a ptxas command line (`-c`, `-O0`, `-g`, `-maxrregcount=N`);
-        flags that do not change the GMMA phases are ignored."""
-        options: dict[str, bool | int] = {}
-        for arg in args:
+        """The pipeline for a ptxas command line (`-c`, `-O0`, `-g`, `-maxrregcount=N`,
+        `--Ofast-compile=L` or `-Ofc L`); flags that do not change the GMMA phases are
+        ignored."""
+        options: dict[str, bool | int | str] = {}
+        arguments = list(args)
+        for index, arg in enumerate(arguments):
+            for flag in ("--Ofast-compile", "-Ofc"):
+                if arg == flag and index + 1 < len(arguments):
+                    arg = f"{flag}={arguments[index + 1]}"
+                if arg.startswith(f"{flag}="):
+                    level = arg.split("=", 1)[1]
+                    options["fast_compile"] = "off" if level == "0" else level
             if arg in ("-c", "--compile-only"):
                 options["compile_only"] = True
             elif arg in ("-g", "--device-debug"):
@@ -120,6 +131,7 @@ class PtxasGmmaPipeline(ModulePass):
                 opt_level=self.opt_level,
                 device_debug=self.device_debug,
                 maxrregcount=self.maxrregcount,
+                fast_compile=self.fast_compile,
                 explain=self.explain,
             ),
         )

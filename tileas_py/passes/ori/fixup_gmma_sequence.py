@@ -38,6 +38,7 @@ compiler to allow use of registers defined by GMMA in function 'k'` on stderr):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
@@ -86,6 +87,10 @@ class OriFixupGmmaSequencePass(ModulePass):
     maxrregcount: int = 0
     """ptxas `-maxrregcount`; 0 means none (255, or the entry's `.maxnreg`)."""
 
+    fast_compile: Literal["off", "min", "mid", "max"] = "off"
+    """ptxas `--Ofast-compile` (`off` is ptxas's `0`): any level keeps calls out of line
+    (as -c does), `max` also serializes every wgmma (as -O0 does)."""
+
     explain: bool = False
     """Follow each message with notes naming its cause (the register, the instruction and
     its line, the call or the divergent branch) and a one-line fix."""
@@ -96,6 +101,7 @@ class OriFixupGmmaSequencePass(ModulePass):
             opt_level=self.opt_level,
             device_debug=self.device_debug,
             maxrregcount=self.maxrregcount,
+            fast_compile=self.fast_compile,
         )
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
@@ -103,6 +109,11 @@ class OriFixupGmmaSequencePass(ModulePass):
             emit_error(None, f"opt-level must be 0, 1, 2 or 3, not {self.opt_level}")
         if self.maxrregcount < 0:
             emit_error(None, f"maxrregcount cannot be negative ({self.maxrregcount})")
+        if self.fast_compile not in ("off", "min", "mid", "max"):
+            emit_error(
+                None,
+                f"fast-compile must be off, min, mid or max, not {self.fast_compile}",
+            )
         funcs = [f for f in op.walk() if isinstance(f, FuncOp)]
         functions = ModuleFunctions.of(funcs)
         options = self.options()

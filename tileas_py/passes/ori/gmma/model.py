@@ -99,7 +99,9 @@ class GmmaFunctionModel(FunctionFacts):
     def __init__(
         self, func: FuncOp, functions: ModuleFunctions, options: GmmaOptions
     ) -> None:
-        super().__init__(func, functions, options.compile_only)
+        super().__init__(
+            func, functions, options.compile_only, options.inlines_calls
+        )
         self.options = options
         self.findings: list[Finding] = []
         self.injections: dict[Operation, Finding] = {}
@@ -549,6 +551,7 @@ class GmmaFunctionModel(FunctionFacts):
                     None,
                     Cause.CALL_IN_STAGE,
                     culprit=op,
+                    related=follower,
                 ),
             )
         elif self.wgmmas:
@@ -1193,9 +1196,23 @@ class GmmaFunctionModel(FunctionFacts):
         return (rank, finding.order)
 
     def _serialize_everything(self) -> None:
-        """-O0 and -g: a wait after every wgmma, and the pipeline-resources message."""
-        for wgmma in self.wgmmas:
-            self.findings.append(
+        """-O0, -g and `--Ofast-compile=max`: a wait after every wgmma (none where a
+        divergent arrive stops the walk), and the reason: what the calls make of the
+        function (C7519, C7509, C7510), else the pipeline-resources message at the last
+        wgmma."""
+        self._propagate()
+        calls = [
+            f
+            for f in self.findings
+            if f.cause in (Cause.CALL_IN_STAGE, Cause.OPAQUE_CALL, Cause.WGMMA_CALLEE)
+        ]
+        live = sorted(
+            (w for w in self.wgmmas if w.op not in self.dead),
+            key=lambda w: self.walk_order[w.op],
+        )
+        self.findings = [
+            *calls,
+            *(
                 Finding(
                     Code.WAIT_INJECTED,
                     wgmma.line,
@@ -1205,31 +1222,25 @@ class GmmaFunctionModel(FunctionFacts):
                     wgmma=wgmma,
                     order=self.walk_order[wgmma.op],
                 )
-            )
-        if self.wgmmas:
-            last_group = self._last_group()
+                for wgmma in live
+            ),
+        ]
+        self._drop_waits_after_divergence()
+        # The wgmma that needs the arrive after a call gets no wait of its own.
+        arrives = {c.related for c in calls if c.cause is Cause.CALL_IN_STAGE}
+        self.findings = [f for f in self.findings if f.op not in arrives]
+        if calls:
+            self.serialization = min(calls, key=self._rank)
+        elif live:
+            last = live[-1]
             self.serialization = Finding(
                 Code.PIPELINE_REGISTERS,
-                last_group.line,
+                last.line,
                 None,
                 Cause.UNOPTIMIZED,
-                culprit=last_group.op,
-                wgmma=last_group,
+                culprit=last.op,
+                wgmma=last,
             )
-
-    def _last_group(self) -> Wgmma:
-        """The first wgmma of the last group, in program order."""
-        first_of_group: Wgmma | None = None
-        last: Wgmma | None = None
-        for op in self.instructions:
-            if isinstance(op, WgmmaCommitGroupOp):
-                first_of_group = None
-            elif isinstance(op, WgmmaMmaAsyncOp):
-                if first_of_group is None:
-                    first_of_group = self.wgmma_of[op]
-                last = first_of_group
-        assert last is not None
-        return last
 
     # -- results --------------------------------------------------------------------------
 

@@ -200,12 +200,17 @@ class FunctionFacts:
     """The function as ptxas's GMMA phases see it, and the analyses they start from."""
 
     def __init__(
-        self, func: FuncOp, functions: ModuleFunctions, compile_only: bool = False
+        self,
+        func: FuncOp,
+        functions: ModuleFunctions,
+        compile_only: bool = False,
+        inlines_calls: bool = True,
     ) -> None:
         self.func = func
         self.name = func.func_name.data
         self.functions = functions
         self.compile_only = compile_only
+        self.inlines_calls = inlines_calls and not compile_only
         self.cfg = ControlFlowGraph(func)
         self.numbering = RegisterNumbering(func)
         self.order: dict[Operation, int] = {}
@@ -497,6 +502,8 @@ class FunctionFacts:
                 kinds[op] = CallKind.TRANSPARENT
             elif name not in self.functions.definitions:
                 kinds[op] = CallKind.UNRESOLVED
+            elif not self.inlines_calls:
+                kinds[op] = CallKind.OPAQUE
             elif name in self.functions.issues_wgmma:
                 kinds[op] = CallKind.WGMMA
             else:
