@@ -57,6 +57,7 @@ from dataclasses import dataclass
 
 from xdsl.ir import Block, Operation, SSAValue
 
+from tileas_py.dialects.ori.attributes import ImmAttr
 from tileas_py.dialects.ori.function import FallthroughOp, FuncOp
 from tileas_py.dialects.ori.instructions import (
     CallOp,
@@ -1070,7 +1071,11 @@ class GmmaFunctionModel(FunctionFacts):
         limit = gmma_registers.register_limit(
             self.options.maxrregcount, self._maxnreg()
         )
-        verdict = gmma_registers.classify(limit, most, largest.accumulator_count)
+        granted = self._setmaxnreg(where)
+        verdict = gmma_registers.classify(
+            limit, most, largest.accumulator_count, granted
+        )
+        budget = limit if granted is None else granted
         if verdict is gmma_registers.Verdict.INSTRUCTION:
             self.fatal = Finding(
                 Code.INSUFFICIENT_REGISTERS,
@@ -1104,7 +1109,7 @@ class GmmaFunctionModel(FunctionFacts):
                         None,
                         Cause.PIPELINE_BUDGET,
                         culprit=where,
-                        counts=(most, limit),
+                        counts=(most, budget),
                     )
                 )
         elif verdict is gmma_registers.Verdict.FUNCTION:
@@ -1114,7 +1119,7 @@ class GmmaFunctionModel(FunctionFacts):
                     None,
                     None,
                     Cause.FUNCTION_BUDGET,
-                    counts=(most, limit),
+                    counts=(most, budget),
                 )
             )
 
@@ -1130,6 +1135,24 @@ class GmmaFunctionModel(FunctionFacts):
                     return True
                 following = following.next_op
         return False
+
+    def _setmaxnreg(self, where: Operation | None) -> int | None:
+        """The register count of the last `setmaxnreg` before `where` in layout order
+        (None without one)."""
+        if where is None:
+            return None
+        count: int | None = None
+        for op in self.instructions:
+            if self.order[op] >= self.order[where]:
+                break
+            layout = op.layout.data
+            if (
+                op.opcode.data.startswith("setmaxnreg.")
+                and layout
+                and isinstance(layout[0], ImmAttr)
+            ):
+                count = layout[0].value.data
+        return count
 
     def _maxnreg(self) -> int:
         for directive in self.func.directives:
