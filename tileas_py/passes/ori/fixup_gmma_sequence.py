@@ -46,7 +46,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from tileas_py.diagnostics import emit_error, emit_verbatim
-from tileas_py.dialects.ori.attributes import ImmAttr
+from tileas_py.dialects.ori.attributes import FunctionKind, ImmAttr
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import (
     CallOp,
@@ -124,7 +124,7 @@ class OriFixupGmmaSequencePass(ModulePass):
         ]
         for model in models:
             self._check_unresolved_calls(model)
-        for model in models:
+        for model in report_order(models, options):
             report(model, self.explain)
             if model.fatal is not None:
                 emit_error(
@@ -132,6 +132,7 @@ class OriFixupGmmaSequencePass(ModulePass):
                     "the wgmma.mma_async needs more registers than the limit allows "
                     "(ptxas stops with C7602)",
                 )
+        for model in models:
             fixup(model)
 
     def _check_unresolved_calls(self, model: GmmaFunctionModel) -> None:
@@ -149,6 +150,39 @@ class OriFixupGmmaSequencePass(ModulePass):
                     f"call of the .extern .func '{callee}' needs compile-only mode "
                     "(ptxas -c, pass option compile-only=true)",
                 )
+
+
+def report_order(
+    models: list[GmmaFunctionModel], options: GmmaOptions
+) -> list[GmmaFunctionModel]:
+    """The functions in the order ptxas reports them (a function more than once when
+    ptxas compiles it for each kernel that calls it):
+
+    - whole-program: the kernels last to first, each after the functions it calls (and
+      they after theirs), which ptxas compiles again for every kernel;
+    - `-g`: the kernels first to last, then the other functions first to last;
+    - otherwise (`-c`, `--Ofast-compile`): the other functions last to first, then the
+      kernels last to first."""
+    entries = [m for m in models if m.func.kind.data is FunctionKind.ENTRY]
+    others = [m for m in models if m.func.kind.data is not FunctionKind.ENTRY]
+    if options.device_debug:
+        return entries + others
+    if not options.inlines_calls:
+        return others[::-1] + entries[::-1]
+    by_name = {m.name: m for m in models}
+    ordered: list[GmmaFunctionModel] = []
+    reached: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        reached.add(name)
+        for callee in by_name[name].functions.callees.get(name, []):
+            if callee in by_name and callee not in path:
+                visit(callee, (*path, callee))
+        ordered.append(by_name[name])
+
+    for entry in reversed(entries):
+        visit(entry.name, (entry.name,))
+    return ordered + [m for m in others if m.name not in reached]
 
 
 def fixup(model: GmmaFunctionModel) -> None:

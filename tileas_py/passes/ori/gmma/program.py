@@ -165,7 +165,10 @@ class ModuleFunctions:
 
     definitions: dict[str, FuncOp] = field(default_factory=dict[str, FuncOp])
     issues_wgmma: set[str] = field(default_factory=set[str])
-    """Functions that run `wgmma.mma_async`, themselves or through a defined callee."""
+    """Functions that run `wgmma.mma_async` or `wgmma.commit_group`, themselves or
+    through a defined callee (a callee that only fences or waits is inlined)."""
+    callees: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
+    """The defined functions each function calls, in call order."""
 
     @staticmethod
     def of(funcs: Sequence[FuncOp]) -> ModuleFunctions:
@@ -176,16 +179,17 @@ class ModuleFunctions:
             if func.is_declaration:
                 continue
             info.definitions[name] = func
-            called: set[str] = set()
+            called: dict[str, None] = {}
             for block in code_blocks(func):
                 for op in block.ops:
-                    if isinstance(op, WgmmaMmaAsyncOp):
+                    if isinstance(op, WgmmaMmaAsyncOp | WgmmaCommitGroupOp):
                         info.issues_wgmma.add(name)
                     elif isinstance(op, CallOp) and isinstance(
                         op.callee, SymbolRefAttr
                     ):
-                        called.add(op.callee.root_reference.data)
-            callees[name] = called
+                        called[op.callee.root_reference.data] = None
+            callees[name] = set(called)
+            info.callees[name] = list(called)
         changed = True
         while changed:
             changed = False
