@@ -524,7 +524,7 @@ class GmmaFunctionModel(FunctionFacts):
 
     def _call(self, op: CallOp, state: PipelineState, record: bool) -> None:
         kind = self.calls[op]
-        if kind in (CallKind.TRANSPARENT, CallKind.OPAQUE) and state.in_flight:
+        if kind is not CallKind.UNRESOLVED and state.in_flight:
             state.calls |= 1 << self.order[op]
         if kind is CallKind.WGMMA:
             self._emit(
@@ -820,7 +820,7 @@ class GmmaFunctionModel(FunctionFacts):
         where = op
         line = self._exit_line(op) if cause is Cause.EXIT else line_of(op)
         block = self._block(op)
-        divergent = self._gmma_divergent[self.cfg.index[block]]
+        divergent = self._gmma_divergent[op]
         related: Operation | None = None
         if cause is Cause.READ and self._sink_into_predecessors(
             op, state, record, register=register, wgmma=wgmma
@@ -877,7 +877,7 @@ class GmmaFunctionModel(FunctionFacts):
             or outs is None
             or self._gmma_before(op)
             or self.gmma_ahead[op]
-            or self._gmma_divergent[index]
+            or self._gmma_divergent[op]
             or state.tainted
             or self._divergent_join(index)
         ):

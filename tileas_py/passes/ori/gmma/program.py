@@ -289,7 +289,7 @@ class FunctionFacts:
         ]
         self.first_wait = min(waits, default=len(self.order))
         """Where the first `wgmma.wait_group` of the function is, in layout order."""
-        self._gmma_divergent = self._gmma_divergent_blocks()
+        self._gmma_divergent = self._gmma_divergent_ops()
 
     # -- the function's wgmma -------------------------------------------------------------
 
@@ -708,18 +708,39 @@ class FunctionFacts:
                     ahead = True
         return result
 
-    def _gmma_divergent_blocks(self) -> list[bool]:
-        """Blocks under a divergent branch whose region issues or syncs wgmma: a wait
-        needed there cannot be hoisted above the branch."""
+    def _gmma_divergent_ops(self) -> dict[Operation, bool]:
+        """For each instruction, whether a GMMA instruction of the region of a divergent
+        branch it depends on runs between the branch and it (on some path): a wait needed
+        there cannot be hoisted above the branch (C7518); otherwise ptxas waits before
+        the branch."""
+        cfg = self.cfg
         dependence = self.divergence.control_dependence
         branches = self.divergence.branches
-        with_gmma = 0
-        for index, block in enumerate(self.cfg.blocks):
-            if any(
-                isinstance(op, GMMA_OPS) and op not in self.dead for op in block.ops
-            ):
-                with_gmma |= dependence[index] & branches
-        return [bool(d & with_gmma) for d in dependence]
+        count = len(cfg.blocks)
+        seen_in = [0] * count
+
+        def scan(index: int, seen: int, record: dict[Operation, bool] | None) -> int:
+            mine = dependence[index] & branches
+            for op in cfg.blocks[index].ops:
+                if record is not None:
+                    record[op] = bool(seen & mine)
+                if isinstance(op, GMMA_OPS) and op not in self.dead:
+                    seen |= mine
+            return seen
+
+        changed = True
+        while changed:
+            changed = False
+            for index in cfg.reverse_postorder:
+                out = scan(index, seen_in[index], None)
+                for successor in cfg.successors[index]:
+                    if out & ~seen_in[successor]:
+                        seen_in[successor] |= out
+                        changed = True
+        result: dict[Operation, bool] = {}
+        for index in range(count):
+            scan(index, seen_in[index], result)
+        return result
 
     # -- helpers --------------------------------------------------------------------------
 
