@@ -1204,10 +1204,11 @@ class GmmaFunctionModel(FunctionFacts):
             self.serialization = min(reasons, key=self._rank)
 
     def _rank(self, finding: Finding) -> tuple[int, int]:
-        if finding.code in (
+        if finding.code is Code.CALL_CROSSES_PIPELINE:
+            rank = -1
+        elif finding.code in (
             Code.ARRIVE_IN_DIVERGENT_PATH,
             Code.WAIT_IN_DIVERGENT_PATH,
-            Code.CALL_CROSSES_PIPELINE,
         ) or finding.cause is Cause.OVERLAPPING_ACCUMULATORS:
             rank = 0
         elif finding.code is Code.EXTERN_CALL:

@@ -710,36 +710,42 @@ class FunctionFacts:
 
     def _gmma_divergent_ops(self) -> dict[Operation, bool]:
         """For each instruction, whether a GMMA instruction of the region of a divergent
-        branch it depends on runs between the branch and it (on some path): a wait needed
-        there cannot be hoisted above the branch (C7518); otherwise ptxas waits before
-        the branch."""
+        branch it depends on runs on a path through it (before or after it): a wait
+        needed there cannot be hoisted above the branch (C7518); otherwise, with GMMA
+        instructions only on the other side of the branch, ptxas waits before it."""
         cfg = self.cfg
         dependence = self.divergence.control_dependence
         branches = self.divergence.branches
         count = len(cfg.blocks)
-        seen_in = [0] * count
+        result: dict[Operation, bool] = {}
 
-        def scan(index: int, seen: int, record: dict[Operation, bool] | None) -> int:
+        def scan(
+            index: int, seen: int, backward: bool, record: bool
+        ) -> int:
             mine = dependence[index] & branches
-            for op in cfg.blocks[index].ops:
-                if record is not None:
-                    record[op] = bool(seen & mine)
+            ops = list(cfg.blocks[index].ops)
+            for op in reversed(ops) if backward else ops:
+                if record:
+                    result[op] = result.get(op, False) or bool(seen & mine)
                 if isinstance(op, GMMA_OPS) and op not in self.dead:
                     seen |= mine
             return seen
 
-        changed = True
-        while changed:
-            changed = False
-            for index in cfg.reverse_postorder:
-                out = scan(index, seen_in[index], None)
-                for successor in cfg.successors[index]:
-                    if out & ~seen_in[successor]:
-                        seen_in[successor] |= out
-                        changed = True
-        result: dict[Operation, bool] = {}
-        for index in range(count):
-            scan(index, seen_in[index], result)
+        for backward in (False, True):
+            seen_in = [0] * count
+            edges = cfg.predecessors if backward else cfg.successors
+            order = cfg.reverse_postorder[::-1] if backward else cfg.reverse_postorder
+            changed = True
+            while changed:
+                changed = False
+                for index in order:
+                    out = scan(index, seen_in[index], backward, False)
+                    for neighbour in edges[index]:
+                        if out & ~seen_in[neighbour]:
+                            seen_in[neighbour] |= out
+                            changed = True
+            for index in range(count):
+                scan(index, seen_in[index], backward, True)
         return result
 
     # -- helpers --------------------------------------------------------------------------
