@@ -182,9 +182,13 @@ class Kernel:
     setmaxnreg: str = ""
     """`inc 232` or `dec 168`: a `setmaxnreg` at the start of the kernel."""
     name: str = "k"
+    store: bool = True
+    """Store every accumulator set at the end (else only what the program stores)."""
 
     def describe(self) -> str:
         extras = [f"n={self.n}"] if self.n != 8 else []
+        if not self.store:
+            extras.append("no final store")
         if self.zero:
             extras.append("zero")
         if self.maxnreg:
@@ -458,9 +462,10 @@ class _Render:
                     prologue.append(
                         f"ld.global.v4.f32 {{{group}}}, [%rd3+{4 * (index * self.regs + chunk)}];"
                     )
-                stores.append(
-                    f"st.global.v4.f32 [%rd3+{4 * (index * self.regs + chunk)}], {{{group}}};"
-                )
+                if kernel.store:
+                    stores.append(
+                        f"st.global.v4.f32 [%rd3+{4 * (index * self.regs + chunk)}], {{{group}}};"
+                    )
         for scratch in range(1, self.scratch + 1):
             stores.append(f"st.global.f32 [%rd3+{12288 + 4 * scratch}], %s{scratch};")
         maxnreg = f" .maxnreg {kernel.maxnreg}" if kernel.maxnreg else ""
@@ -620,6 +625,22 @@ def loops() -> Iterator[tuple[Kernel, tuple[str, ...]]]:
         ]:
             yield Kernel(program.format(k=kind)), ()
     for program in [
+        "loop.{k}{{ F M0.z C W0 MOV0 }}",
+        "loop.{k}{{ F M0.z C W0 }} MOV0",
+        "loop.{k}{{ F M0.z C W0 RMW0 }}",
+        "loop.{k}{{ MOV0 F M0.z C W0 }}",
+        "loop.{k}{{ F M0.z M1 C W1 MOV0 }} W0",
+    ]:
+        for kind in ["k", "u"]:
+            yield Kernel(program.format(k=kind)), ()
+    for program in [
+        "loop.u{ F M0 C W0 R0 }",
+        "loop.u{ F M0 C W1 R0 } W0",
+        "loop.u{ F M0 C W1 } W0 R0",
+        "loop.u{ F M0.z C W0 } R0",
+    ]:
+        yield Kernel(program, store=False), ()
+    for program in [
         "forever{ F M0 C W0 R0 }",
         "forever{ F M0 C R0 }",
         "forever{ F M0 C W1 R0 }",
@@ -688,18 +709,20 @@ def register_a() -> Iterator[tuple[Kernel, tuple[str, ...]]]:
 def pressure() -> Iterator[tuple[Kernel, tuple[str, ...]]]:
     """Several large accumulators, straight or in a main loop, under register limits."""
     shapes = [(256, 1), (128, 2), (192, 2), (64, 4), (96, 4), (64, 6), (256, 2)]
-    for (n, sets), placement in itertools.product(shapes, ["straight", "loop", "pipelined"]):
+    placements = {
+        "straight": "F {m} C W0",
+        "loop": "loop.u{{ F {m} C W0 }}",
+        "pipelined": "loop.u{{ F {m} C W1 }} W0",
+        "read in loop": "loop.u{{ F {m} C {r} W0 }}",
+        "read after wait 1": "loop.u{{ F {m} C W1 {r} }} W0",
+    }
+    for (n, sets), (placement, program) in itertools.product(shapes, placements.items()):
         mmas = " ".join(f"M{s}" for s in range(sets))
-        stores = " ".join(f"V{s}" for s in range(sets))
-        program = {
-            "straight": f"F {mmas} C W0",
-            "loop": f"loop.u{{ F {mmas} C W0 }}",
-            "pipelined": f"loop.u{{ F {mmas} C W1 }} W0",
-        }[placement]
-        del stores
-        for limit in [0, 232, 168, 136]:
+        reads = " ".join(f"R{s}" for s in range(sets))
+        limits = [0, 232, 168, 136] if placement in ("straight", "loop", "pipelined") else [0, 200, 168]
+        for limit in limits:
             args = (f"-maxrregcount={limit}",) if limit else ()
-            yield Kernel(program, n=n), args
+            yield Kernel(program.format(m=mmas, r=reads), n=n), args
 
 
 def setmaxnreg() -> Iterator[tuple[Kernel, tuple[str, ...]]]:

@@ -153,6 +153,7 @@ class GmmaFunctionModel(FunctionFacts):
                 break
         self.injections = self.planned
         self._check_accumulator_positions()
+        self._check_loop_carried_zero_starts()
         self._drop_waits_after_divergence()
         self._drop_waits_after_opaque_calls()
         self._check_registers()
@@ -334,6 +335,58 @@ class GmmaFunctionModel(FunctionFacts):
                         )
                     )
                     return
+
+    def _check_loop_carried_zero_starts(self) -> None:
+        """A wgmma that starts from zero inside a loop (one ptxas does not unroll fully)
+        keeps its accumulators as one live range around the loop (scale-d 0 does not cut
+        it): when only part of them is live after it (the rest overwritten before any
+        read, or never read), the range is split (C7511 at the wgmma)."""
+        cfg = self.cfg
+        live_out: list[int] | None = None
+        for wgmma in self.wgmmas:
+            if not wgmma.starts_from_zero or wgmma.op in self.dead:
+                continue
+            index = cfg.index[self._block(wgmma.op)]
+            if not self._reached_from(index) >> index & 1 or index in self.fully_unrolled:
+                continue
+            if live_out is None:
+                live_out = self._live_out(self.dead)
+            live = live_out[index]
+            for op in reversed(list(cfg.blocks[index].ops)):
+                if op is wgmma.op:
+                    break
+                if isinstance(op, InstructionOp) and op not in self.dead:
+                    if op.guard_register is None:
+                        live &= ~self.defs_bits[op]
+                    live |= self.uses_bits[op]
+            kept = live & wgmma.accumulator_bits
+            if kept and kept != wgmma.accumulator_bits:
+                self.findings.append(
+                    Finding(
+                        Code.PIPELINE_REGISTERS,
+                        wgmma.line,
+                        None,
+                        Cause.CLOBBERED_ZERO_ACCUMULATOR,
+                        culprit=wgmma.op,
+                        register=self.numbering.members(
+                            wgmma.accumulator_bits & ~kept
+                        )[0],
+                        wgmma=wgmma,
+                        order=self.walk_order[wgmma.op],
+                    )
+                )
+                return
+
+    def _reached_from(self, index: int) -> int:
+        """The blocks reachable from a block by one or more edges, as a bit vector."""
+        reached = 0
+        stack = list(self.cfg.successors[index])
+        while stack:
+            block = stack.pop()
+            if not reached >> block & 1:
+                reached |= 1 << block
+                stack.extend(self.cfg.successors[block])
+        return reached
 
     def _check_fragment(
         self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
@@ -680,10 +733,11 @@ class GmmaFunctionModel(FunctionFacts):
         wgmma: Wgmma | None,
     ) -> None:
         # ptxas leaves the read to the program once a wait_group came before it (in layout
-        # order); one that only reaches it around a loop makes the read both managed and
-        # in need of a wait.
+        # order); in a loop it unrolls, the copies after the first come after the loop's
+        # own wait, so the read is both managed and in need of a wait.
         managed = self.order[op] > self.first_wait
-        if managed or state.waited:
+        unrolled = state.waited and self.cfg.index[self._block(op)] in self.unrolled
+        if managed or unrolled:
             state.needed |= state.in_flight
             if not state.tainted:
                 self._emit(
@@ -1213,10 +1267,12 @@ class GmmaFunctionModel(FunctionFacts):
             rank = 0
         elif finding.code is Code.EXTERN_CALL:
             rank = 1
-        elif finding.cause in (Cause.PIPELINE_BUDGET, Cause.FUNCTION_BUDGET):
-            rank = 3
-        else:
+        elif finding.cause is Cause.PIPELINE_BUDGET:
             rank = 2
+        elif finding.cause is Cause.FUNCTION_BUDGET:
+            rank = 4
+        else:
+            rank = 3
         return (rank, finding.order)
 
     def _serialize_everything(self) -> None:

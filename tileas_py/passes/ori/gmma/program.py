@@ -59,6 +59,11 @@ _PURE_ROOTS = frozenset(
 
 GMMA_OPS = (WgmmaFenceOp, WgmmaMmaAsyncOp, WgmmaCommitGroupOp, WgmmaWaitGroupOp)
 
+UNROLL_LIMIT = 8
+"""The most instructions other than GMMA ones (the loop's own counter, compare and branch
+included) in a one-block loop that ptxas 13.5 still unrolls (measured: with stores of
+accumulators, 8 unrolls and 9 does not)."""
+
 
 def line_of(op: Operation | None) -> int:
     """The PTX line ptxas names for `op` (0 when it has no source location)."""
@@ -282,6 +287,7 @@ class FunctionFacts:
         self.defined_before = self._defined_before_wgmma()
         self.flows_into_wgmma = self._flows_into_wgmma()
         self.gmma_ahead = self._gmma_ahead()
+        self.unrolled, self.fully_unrolled = self._unrolled_loops()
         waits = [
             self.order[op]
             for op in self.instructions
@@ -707,6 +713,69 @@ class FunctionFacts:
                 if isinstance(op, GMMA_OPS):
                     ahead = True
         return result
+
+    def _unrolled_loops(self) -> tuple[set[int], set[int]]:
+        """The loops ptxas unrolls before the GMMA phases, as the blocks that hold them: a
+        loop of one block with at most `UNROLL_LIMIT` other instructions than GMMA ones is
+        unrolled, fully when its trip count is a constant (a counter set from an
+        immediate, stepped by an immediate and compared with one), else partially (the
+        back edge stays)."""
+        unrolled: set[int] = set()
+        fully: set[int] = set()
+        for index, block in enumerate(self.cfg.blocks):
+            if index not in self.cfg.successors[index]:
+                continue
+            others = sum(
+                1
+                for op in block.ops
+                if isinstance(op, InstructionOp) and not isinstance(op, GMMA_OPS)
+            )
+            if others > UNROLL_LIMIT:
+                continue
+            unrolled.add(index)
+            if self._constant_trip_count(index):
+                fully.add(index)
+        return unrolled, fully
+
+    def _constant_trip_count(self, index: int) -> bool:
+        block = self.cfg.blocks[index]
+        branch = block.last_op
+        guard = branch.guard_register if isinstance(branch, InstructionOp) else None
+        if guard is None:
+            return False
+        compare = next(
+            (
+                op
+                for op in block.ops
+                if isinstance(op, GenericInstructionOp)
+                and op.opcode.data.startswith("setp.")
+                and guard in op.defs()
+            ),
+            None,
+        )
+        if compare is None or len(compare.layout.data) != 3:
+            return False
+        _, counter_operand, bound = compare.layout.data
+        if not isinstance(bound, ImmAttr) or not isinstance(counter_operand, SlotAttr):
+            return False
+        (counter,) = [r for r in compare.uses() if r is not guard]
+        bit = self.numbering.mask((counter,))
+        steps = [
+            op
+            for op in self.instructions
+            if self.defs_bits[op] & bit
+        ]
+        inside = [op for op in steps if op.parent_block() is block]
+        outside = [op for op in steps if op.parent_block() is not block]
+        return (
+            len(inside) == 1
+            and len(outside) == 1
+            and all(
+                isinstance(operand, ImmAttr)
+                for op in (inside[0], outside[0])
+                for operand in op.layout.data[2 if op is inside[0] else 1 :]
+            )
+        )
 
     def _gmma_divergent_ops(self) -> dict[Operation, bool]:
         """For each instruction, whether a GMMA instruction of the region of a divergent
