@@ -42,7 +42,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-FAMILIES_DIR = Path(__file__).parent / "gmma" / "families"
+FAMILIES_DIR = Path(__file__).parent / "gmma" / "corpus" / "families"
+"""Under corpus/, which lit does not search for tests."""
+
+SASS_COUNTS = FAMILIES_DIR / "sass_counts.json"
+"""How many SASS instructions (NOPs left out) ptxas made of each kernel, by name."""
 
 _HEADER = """\
 .version 8.5

@@ -56,6 +56,7 @@ from tileas_py.dialects.ori.instructions import (
     WgmmaCommitGroupOp,
     WgmmaFenceOp,
     WgmmaMmaAsyncOp,
+    WgmmaWaitGroupOp,
 )
 from tileas_py.passes.ori.gmma import (
     CallKind,
@@ -186,7 +187,13 @@ def report_order(
 
 
 def fixup(model: GmmaFunctionModel) -> None:
-    """Apply the model's decision to the IR: serialize, or inject waits and arrives."""
+    """Apply the model's decision to the IR: serialize, or inject waits and arrives.
+
+    Under -O0, -g and `--Ofast-compile=max` the function stays as it is: ptxas serializes
+    every wgmma of any PTX it is given at those levels, so the input is already what it
+    makes of it (added groups would only become dummy HGMMA)."""
+    if model.options.serializes_everything:
+        return
     if model.serialization is not None:
         serialize(model)
         return
@@ -199,7 +206,13 @@ def fixup(model: GmmaFunctionModel) -> None:
 
 
 def serialize(model: GmmaFunctionModel) -> None:
-    """Each wgmma.mma_async in its own group: arrive, wgmma, commit, wait 0."""
+    """Each wgmma.mma_async in its own group: arrive, wgmma, commit, wait 0, as ptxas
+    emits it; the program's own fences, commits and waits go (every group is complete
+    where it is issued, so they would only add empty groups and redundant waits)."""
+    for op in model.instructions:
+        if isinstance(op, WgmmaFenceOp | WgmmaCommitGroupOp | WgmmaWaitGroupOp):
+            op.detach()
+            op.erase()
     for wgmma in model.wgmmas:
         op = wgmma.op
         block = op.parent_block()

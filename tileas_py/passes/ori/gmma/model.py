@@ -537,8 +537,11 @@ class GmmaFunctionModel(FunctionFacts):
             state.calls = 0
             state.fragments = 0
             state.stale_fragments = 0
-            state.tainted = False
-            state.tainted_by = 0
+            if not self._op_dependence(op):
+                # A wait on a divergent path leaves the pipeline divergent: where the
+                # paths join, the group is drained on some threads only.
+                state.tainted = False
+                state.tainted_by = 0
 
     def _owner(self, number: int) -> Wgmma | None:
         """A live wgmma with this register among its accumulators."""
