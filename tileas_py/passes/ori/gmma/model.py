@@ -742,19 +742,18 @@ class GmmaFunctionModel(FunctionFacts):
         unrolled = state.waited and self.cfg.index[self._block(op)] in self.unrolled
         if managed or unrolled:
             state.needed |= state.in_flight
-            if not state.tainted:
-                self._emit(
-                    record,
-                    Finding(
-                        Code.ACCUMULATOR_READ,
-                        0,
-                        None,
-                        Cause.MANAGED_READ,
-                        culprit=op,
-                        register=register,
-                        wgmma=wgmma,
-                    ),
-                )
+            self._emit(
+                record,
+                Finding(
+                    Code.ACCUMULATOR_READ,
+                    0,
+                    None,
+                    Cause.MANAGED_READ,
+                    culprit=op,
+                    register=register,
+                    wgmma=wgmma,
+                ),
+            )
             if managed:
                 return
         self._inject(op, state, record, Cause.READ, register=register, wgmma=wgmma)
