@@ -89,13 +89,13 @@ class PtxasGmmaPipeline(ModulePass):
         options: dict[str, bool | int | str] = {}
         arguments = list(args)
         for index, arg in enumerate(arguments):
-            for flag in ("--Ofast-compile", "-Ofc"):
-                if arg == flag and index + 1 < len(arguments):
-                    arg = f"{flag}={arguments[index + 1]}"
-                if arg.startswith(f"{flag}="):
-                    level = arg.split("=", 1)[1]
-                    options["fast_compile"] = "off" if level == "0" else level
-            if arg in ("-c", "--compile-only"):
+            if arg in ("--Ofast-compile", "-Ofc") and index + 1 < len(arguments):
+                # `-Ofc max`: the loop meets the level next, as `-Ofc=max`.
+                arguments[index + 1] = f"{arg}={arguments[index + 1]}"
+            elif arg.startswith(("--Ofast-compile=", "-Ofc=")):
+                level = arg.split("=", 1)[1]
+                options["fast_compile"] = "off" if level == "0" else level
+            elif arg in ("-c", "--compile-only"):
                 options["compile_only"] = True
             elif arg in ("-g", "--device-debug"):
                 options["device_debug"] = True

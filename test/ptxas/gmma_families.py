@@ -250,10 +250,17 @@ class _Render:
 
     def __post_init__(self) -> None:
         self.sets = 1 + max(
-            (int(m.group(1)) for m in re.finditer(r"(?:M|R|V|RMW|MOV|CP|ADD)(\d)", self.kernel.program)),
+            (
+                int(m.group(1))
+                for m in re.finditer(
+                    r"(?:M|R|V|RMW|MOV|CP|ADD)(\d)", self.kernel.program
+                )
+            ),
             default=0,
         )
-        self.tokens: list[str] = re.findall(r"[^\s{}]+\{|\}|[^\s{}]+", self.kernel.program)
+        self.tokens: list[str] = re.findall(
+            r"[^\s{}]+\{|\}|[^\s{}]+", self.kernel.program
+        )
         self.position = 0
         self.body(top=True)
 
@@ -395,7 +402,9 @@ class _Render:
         elif kind == "V":
             for chunk in range(0, len(registers), 4):
                 group = ", ".join(registers[chunk : chunk + 4])
-                self.emit(f"{guard}st.global.v4.f32 [%rd3+{self.offset() * 16}], {{{group}}};")
+                self.emit(
+                    f"{guard}st.global.v4.f32 [%rd3+{self.offset() * 16}], {{{group}}};"
+                )
         elif kind == "RMW":
             self.emit(f"{guard}add.f32 {first}, {first}, 0f3F800000;")
         elif kind == "MOV":
@@ -461,7 +470,10 @@ class _Render:
             for chunk in range(0, len(registers), 4):
                 group = ", ".join(registers[chunk : chunk + 4])
                 if kernel.zero:
-                    prologue.extend(f"mov.f32 {r}, 0f00000000;" for r in registers[chunk : chunk + 4])
+                    prologue.extend(
+                        f"mov.f32 {r}, 0f00000000;"
+                        for r in registers[chunk : chunk + 4]
+                    )
                 else:
                     prologue.append(
                         f"ld.global.v4.f32 {{{group}}}, [%rd3+{4 * (index * self.regs + chunk)}];"
@@ -531,7 +543,7 @@ def positions() -> Iterator[tuple[Kernel, tuple[str, ...]]]:
 
 def calls() -> Iterator[tuple[Kernel, tuple[str, ...]]]:
     """Calls of each kind of callee at each position of a stage, whole-program and -c."""
-    base = "F M0 M0 C W0".split()
+    base = ["F", "M0", "M0", "C", "W0"]
     for callee in ["ext", "nop", "cw", "c", "w", "f", "pipe", "rec", "recnop"]:
         for position in [0, 1, 2, 4, 5]:
             program = _insert(base, position, f"call.{callee}")
@@ -720,10 +732,16 @@ def pressure() -> Iterator[tuple[Kernel, tuple[str, ...]]]:
         "read in loop": "loop.u{{ F {m} C {r} W0 }}",
         "read after wait 1": "loop.u{{ F {m} C W1 {r} }} W0",
     }
-    for (n, sets), (placement, program) in itertools.product(shapes, placements.items()):
+    for (n, sets), (placement, program) in itertools.product(
+        shapes, placements.items()
+    ):
         mmas = " ".join(f"M{s}" for s in range(sets))
         reads = " ".join(f"R{s}" for s in range(sets))
-        limits = [0, 232, 168, 136] if placement in ("straight", "loop", "pipelined") else [0, 200, 168]
+        limits = (
+            [0, 232, 168, 136]
+            if placement in ("straight", "loop", "pipelined")
+            else [0, 200, 168]
+        )
         for limit in limits:
             args = (f"-maxrregcount={limit}",) if limit else ()
             yield Kernel(program.format(m=mmas, r=reads), n=n), args
@@ -733,7 +751,13 @@ def setmaxnreg() -> Iterator[tuple[Kernel, tuple[str, ...]]]:
     """Register budgets that follow `setmaxnreg` rather than `.maxnreg`."""
     for (n, sets), (maxnreg, action) in itertools.product(
         [(192, 2), (128, 2), (256, 1), (64, 4)],
-        [(168, "inc 232"), (128, "inc 232"), (168, "inc 200"), (232, "dec 168"), (0, "inc 232")],
+        [
+            (168, "inc 232"),
+            (128, "inc 232"),
+            (168, "inc 200"),
+            (232, "dec 168"),
+            (0, "inc 232"),
+        ],
     ):
         mmas = " ".join(f"M{s}" for s in range(sets))
         for program in [f"loop.u{{ F {mmas} C W1 }} W0", f"F {mmas} C W0"]:
@@ -755,7 +779,7 @@ def flags() -> Iterator[tuple[Kernel, tuple[str, ...]]]:
         Kernel("F M0 call.nop M0 C W0"),
         Kernel("if.d{ F M0 C W0 } R0"),
     ]
-    for kernel, args in itertools.product(
+    yield from itertools.product(
         programs,
         [
             ("-O0",),
@@ -767,8 +791,7 @@ def flags() -> Iterator[tuple[Kernel, tuple[str, ...]]]:
             ("--Ofast-compile=min",),
             ("-O0", "-c"),
         ],
-    ):
-        yield kernel, args
+    )
 
 
 def several_kernels() -> Iterator[tuple[tuple[Kernel, ...], tuple[str, ...]]]:
@@ -785,10 +808,13 @@ def several_kernels() -> Iterator[tuple[tuple[Kernel, ...], tuple[str, ...]]]:
         yield (Kernel(first, name="k0"), Kernel(second, name="k1")), ()
     for first, second, third in [(0, 1, 2), (1, 0, 3), (3, 4, 0)]:
         yield (
-            Kernel(programs[first], name="k0"),
-            Kernel(programs[second], name="k1"),
-            Kernel(programs[third], name="k2"),
-        ), ()
+            (
+                Kernel(programs[first], name="k0"),
+                Kernel(programs[second], name="k1"),
+                Kernel(programs[third], name="k2"),
+            ),
+            (),
+        )
 
 
 FAMILIES = {

@@ -39,8 +39,8 @@ from xdsl.context import Context
 from xdsl.utils.exceptions import PassFailedException
 
 from tileas_py.diagnostics import collect_diagnostics
-from tileas_py.hw.gmma_diagnostics import parse_ptxas_output
 from tileas_py.dialects.ori.function import FuncOp
+from tileas_py.hw.gmma_diagnostics import parse_ptxas_output
 from tileas_py.passes.ori.fixup_gmma_sequence import OriFixupGmmaSequencePass
 from tileas_py.passes.ori.gmma import Code, GmmaFunctionModel, ModuleFunctions
 from tileas_py.pipelines import PtxasGmmaPipeline
@@ -215,7 +215,8 @@ def test_pipeline_agrees_with_ptxas_on_97_percent() -> None:
     for name, reason in KNOWN_DISAGREEMENTS.items():
         print(f"  {name}: {reason}")
     assert set(disagreements) == set(KNOWN_DISAGREEMENTS), {
-        name: disagreements.get(name) for name in set(disagreements) ^ set(KNOWN_DISAGREEMENTS)
+        name: disagreements.get(name)
+        for name in set(disagreements) ^ set(KNOWN_DISAGREEMENTS)
     }
     assert agreed >= 0.97 * len(CASES)
 
@@ -224,7 +225,11 @@ def _fixed_up(case: CorpusCase) -> str | None:
     """The PTX `-p ptxas-gmma -t ptx` writes, when the pipeline serializes the kernel."""
     module = read_ptx(case.ptx.read_text(), str(case.ptx))
     pipeline = PtxasGmmaPipeline.from_ptxas_args(case.args)
-    if pipeline.opt_level == 0 or pipeline.device_debug or pipeline.fast_compile == "max":
+    if (
+        pipeline.opt_level == 0
+        or pipeline.device_debug
+        or pipeline.fast_compile == "max"
+    ):
         return None
     with collect_diagnostics() as diagnostics:
         try:

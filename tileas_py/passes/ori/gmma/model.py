@@ -100,9 +100,7 @@ class GmmaFunctionModel(FunctionFacts):
     def __init__(
         self, func: FuncOp, functions: ModuleFunctions, options: GmmaOptions
     ) -> None:
-        super().__init__(
-            func, functions, options.compile_only, options.inlines_calls
-        )
+        super().__init__(func, functions, options.compile_only, options.inlines_calls)
         self.options = options
         self.findings: list[Finding] = []
         self.injections: dict[Operation, Finding] = {}
@@ -347,7 +345,10 @@ class GmmaFunctionModel(FunctionFacts):
             if not wgmma.starts_from_zero or wgmma.op in self.dead:
                 continue
             index = cfg.index[self._block(wgmma.op)]
-            if not self._reached_from(index) >> index & 1 or index in self.fully_unrolled:
+            if (
+                not self._reached_from(index) >> index & 1
+                or index in self.fully_unrolled
+            ):
                 continue
             if live_out is None:
                 live_out = self._live_out(self.dead)
@@ -368,9 +369,9 @@ class GmmaFunctionModel(FunctionFacts):
                         None,
                         Cause.CLOBBERED_ZERO_ACCUMULATOR,
                         culprit=wgmma.op,
-                        register=self.numbering.members(
-                            wgmma.accumulator_bits & ~kept
-                        )[0],
+                        register=self.numbering.members(wgmma.accumulator_bits & ~kept)[
+                            0
+                        ],
                         wgmma=wgmma,
                         order=self.walk_order[wgmma.op],
                     )
@@ -423,7 +424,11 @@ class GmmaFunctionModel(FunctionFacts):
             return
         number = next(bit_indices(stale))
         owner = next(
-            (w for w in self._members(state.in_flight) if w.fragment_bits >> number & 1),
+            (
+                w
+                for w in self._members(state.in_flight)
+                if w.fragment_bits >> number & 1
+            ),
             wgmma,
         )
         self._emit(
@@ -1262,10 +1267,14 @@ class GmmaFunctionModel(FunctionFacts):
     def _rank(self, finding: Finding) -> tuple[int, int]:
         if finding.code is Code.CALL_CROSSES_PIPELINE:
             rank = -1
-        elif finding.code in (
-            Code.ARRIVE_IN_DIVERGENT_PATH,
-            Code.WAIT_IN_DIVERGENT_PATH,
-        ) or finding.cause is Cause.OVERLAPPING_ACCUMULATORS:
+        elif (
+            finding.code
+            in (
+                Code.ARRIVE_IN_DIVERGENT_PATH,
+                Code.WAIT_IN_DIVERGENT_PATH,
+            )
+            or finding.cause is Cause.OVERLAPPING_ACCUMULATORS
+        ):
             rank = 0
         elif finding.code is Code.EXTERN_CALL:
             rank = 1

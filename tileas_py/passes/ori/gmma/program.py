@@ -178,7 +178,6 @@ class ModuleFunctions:
     @staticmethod
     def of(funcs: Sequence[FuncOp]) -> ModuleFunctions:
         info = ModuleFunctions()
-        callees: dict[str, set[str]] = {}
         for func in funcs:
             name = func.func_name.data
             if func.is_declaration:
@@ -193,13 +192,14 @@ class ModuleFunctions:
                         op.callee, SymbolRefAttr
                     ):
                         called[op.callee.root_reference.data] = None
-            callees[name] = set(called)
             info.callees[name] = list(called)
         changed = True
         while changed:
             changed = False
-            for name, called in callees.items():
-                if name not in info.issues_wgmma and called & info.issues_wgmma:
+            for name, callees in info.callees.items():
+                if name not in info.issues_wgmma and info.issues_wgmma.intersection(
+                    callees
+                ):
                     info.issues_wgmma.add(name)
                     changed = True
         return info
@@ -371,8 +371,7 @@ class FunctionFacts:
         copies = [
             op
             for op in self.instructions
-            if self._is_accumulator_copy(op)
-            and not self.defs_bits[op] & defined_twice
+            if self._is_accumulator_copy(op) and not self.defs_bits[op] & defined_twice
         ]
         if not copies:
             return
@@ -760,11 +759,7 @@ class FunctionFacts:
             return False
         (counter,) = [r for r in compare.uses() if r is not guard]
         bit = self.numbering.mask((counter,))
-        steps = [
-            op
-            for op in self.instructions
-            if self.defs_bits[op] & bit
-        ]
+        steps = [op for op in self.instructions if self.defs_bits[op] & bit]
         inside = [op for op in steps if op.parent_block() is block]
         outside = [op for op in steps if op.parent_block() is not block]
         return (
@@ -788,9 +783,7 @@ class FunctionFacts:
         count = len(cfg.blocks)
         result: dict[Operation, bool] = {}
 
-        def scan(
-            index: int, seen: int, backward: bool, record: bool
-        ) -> int:
+        def scan(index: int, seen: int, backward: bool, record: bool) -> int:
             mine = dependence[index] & branches
             ops = list(cfg.blocks[index].ops)
             for op in reversed(ops) if backward else ops:
