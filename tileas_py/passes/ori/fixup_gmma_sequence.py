@@ -110,11 +110,6 @@ class OriFixupGmmaSequencePass(ModulePass):
             emit_error(None, f"opt-level must be 0, 1, 2 or 3, not {self.opt_level}")
         if self.maxrregcount < 0:
             emit_error(None, f"maxrregcount cannot be negative ({self.maxrregcount})")
-        if self.fast_compile not in ("off", "min", "mid", "max"):
-            emit_error(
-                None,
-                f"fast-compile must be off, min, mid or max, not {self.fast_compile}",
-            )
         funcs = [f for f in op.walk() if isinstance(f, FuncOp)]
         functions = ModuleFunctions.of(funcs)
         options = self.options()
