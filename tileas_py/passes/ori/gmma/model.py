@@ -311,14 +311,14 @@ class GmmaFunctionModel(FunctionFacts):
         an earlier wgmma (permuted, shifted) cannot share its registers (C7511 at it), even
         when the two are never in flight together; a prefix (a narrower shape on the first
         registers) keeps the positions."""
-        position: dict[int, int] = {}
+        position: dict[int, tuple[int, Wgmma]] = {}
         for op in self.instructions:
             wgmma = self.wgmma_of.get(op)
             if wgmma is None or op in self.dead:
                 continue
             for index, register in enumerate(wgmma.accumulators):
                 number = self.numbering.number[register]
-                first = position.setdefault(number, index)
+                first, earlier = position.setdefault(number, (index, wgmma))
                 if first != index:
                     self.findings.append(
                         Finding(
@@ -328,8 +328,9 @@ class GmmaFunctionModel(FunctionFacts):
                             Cause.OVERLAPPING_ACCUMULATORS,
                             culprit=op,
                             register=register,
-                            wgmma=wgmma,
+                            wgmma=earlier,
                             order=self.walk_order[op],
+                            counts=(index, first),
                         )
                     )
                     return
@@ -367,7 +368,7 @@ class GmmaFunctionModel(FunctionFacts):
                         Code.PIPELINE_REGISTERS,
                         wgmma.line,
                         None,
-                        Cause.CLOBBERED_ZERO_ACCUMULATOR,
+                        Cause.SPLIT_ZERO_START_RANGE,
                         culprit=wgmma.op,
                         register=self.numbering.members(wgmma.accumulator_bits & ~kept)[
                             0
