@@ -342,14 +342,14 @@ class GmmaFunctionModel(FunctionFacts):
         read, or never read), the range is split (C7511 at the wgmma)."""
         cfg = self.cfg
         live_out: list[int] | None = None
+        cyclic: set[int] | None = None
         for wgmma in self.wgmmas:
             if not wgmma.starts_from_zero or wgmma.op in self.dead:
                 continue
+            if cyclic is None:
+                cyclic = self._cyclic_blocks()
             index = cfg.index[self._block(wgmma.op)]
-            if (
-                not self._reached_from(index) >> index & 1
-                or index in self.fully_unrolled
-            ):
+            if index not in cyclic or index in self.fully_unrolled:
                 continue
             if live_out is None:
                 live_out = self._live_out(self.dead)
@@ -379,16 +379,28 @@ class GmmaFunctionModel(FunctionFacts):
                 )
                 return
 
-    def _reached_from(self, index: int) -> int:
-        """The blocks reachable from a block by one or more edges, as a bit vector."""
-        reached = 0
-        stack = list(self.cfg.successors[index])
-        while stack:
-            block = stack.pop()
-            if not reached >> block & 1:
-                reached |= 1 << block
-                stack.extend(self.cfg.successors[block])
-        return reached
+    def _cyclic_blocks(self) -> set[int]:
+        """The blocks on a cycle of the CFG (strongly connected components with an edge
+        inside, by Kosaraju over the reverse postorder)."""
+        cfg = self.cfg
+        component: dict[int, int] = {}
+        for root in cfg.reverse_postorder:
+            if root in component:
+                continue
+            stack = [root]
+            component[root] = root
+            while stack:
+                node = stack.pop()
+                for predecessor in cfg.predecessors[node]:
+                    if predecessor not in component:
+                        component[predecessor] = root
+                        stack.append(predecessor)
+        return {
+            index
+            for index in component
+            for successor in cfg.successors[index]
+            if component.get(successor) == component[index]
+        }
 
     def _check_fragment(
         self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool

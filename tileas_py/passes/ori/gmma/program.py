@@ -103,9 +103,9 @@ def _is_zero_move(op: InstructionOp) -> bool:
     layout = op.layout.data
     return (
         op.opcode.data.startswith("mov.")
-        and op.guard_register is None
         and len(layout) == 2
         and is_zero_constant(layout[1])
+        and op.guard_register is None
     )
 
 
@@ -391,6 +391,15 @@ class FunctionFacts:
             return available
 
         copy_index = {op: index for index, op in enumerate(copies)}
+        # Each block as `available_out = gen | (available_in & ~kill)`.
+        gen = [0] * count
+        kill = [0] * count
+        for index, block in enumerate(cfg.blocks):
+            for op in block.ops:
+                if isinstance(op, InstructionOp):
+                    gen[index] = transfer(op, gen[index])
+                    for number in bit_indices(self.defs_bits[op]):
+                        kill[index] |= kills[number]
         available_in = [full] * count
         if count:
             available_in[0] = 0
@@ -400,25 +409,28 @@ class FunctionFacts:
             for index in cfg.reverse_postorder:
                 incoming = full if index else 0
                 for predecessor in cfg.predecessors[index]:
-                    available = available_in[predecessor]
-                    for op in cfg.blocks[predecessor].ops:
-                        if isinstance(op, InstructionOp):
-                            available = transfer(op, available)
-                    incoming &= available
+                    incoming &= gen[predecessor] | (
+                        available_in[predecessor] & ~kill[predecessor]
+                    )
                 if incoming != available_in[index]:
                     available_in[index] = incoming
                     changed = True
-        destinations = [self.numbering.mask(copy.defs()) for copy in copies]
-        sources = [self.numbering.mask(copy.uses()) for copy in copies]
+        copy_of: dict[int, int] = {}
+        """The copy that defines each destination register, by register number."""
+        for index, copy in enumerate(copies):
+            (destination,) = copy.defs()
+            copy_of[self.numbering.number[destination]] = index
+        destinations = self.numbering.mask(c.defs()[0] for c in copies)
         for index, block in enumerate(cfg.blocks):
             available = available_in[index]
             for op in block.ops:
                 if not isinstance(op, InstructionOp):
                     continue
                 uses = self.uses_bits[op]
-                for number in bit_indices(available):
-                    if uses & destinations[number]:
-                        uses = uses & ~destinations[number] | sources[number]
+                for number in bit_indices(uses & destinations):
+                    copy = copies[copy_of[number]]
+                    if available >> copy_of[number] & 1:
+                        uses = uses & ~(1 << number) | self.uses_bits[copy]
                 self.uses_bits[op] = uses
                 available = transfer(op, available)
 
@@ -525,15 +537,30 @@ class FunctionFacts:
         cfg = self.cfg
         count = len(cfg.blocks)
         everything = (1 << len(self.numbering.registers)) - 1
+        zero_moves = {
+            op
+            for op in self.instructions
+            if op not in self.dead and self.defs_bits[op] and _is_zero_move(op)
+        }
 
         def transfer(op: Operation, zero: int) -> int:
             if not isinstance(op, InstructionOp) or op in self.dead:
                 return zero
-            defs = self.defs_bits[op]
-            if defs and _is_zero_move(op):
-                return zero | defs
-            return zero & ~defs
+            if op in zero_moves:
+                return zero | self.defs_bits[op]
+            return zero & ~self.defs_bits[op]
 
+        # Each block as `zero_out = gen | (zero_in & ~kill)`.
+        gen = [0] * count
+        kill = [0] * count
+        for index, block in enumerate(cfg.blocks):
+            for op in block.ops:
+                if isinstance(op, InstructionOp) and op not in self.dead:
+                    defs = self.defs_bits[op]
+                    kill[index] |= defs
+                    gen[index] = (
+                        gen[index] | defs if op in zero_moves else gen[index] & ~defs
+                    )
         zero_in = [everything] * count
         if count:
             zero_in[0] = 0
@@ -543,10 +570,9 @@ class FunctionFacts:
             for index in cfg.reverse_postorder:
                 incoming = everything if index else 0
                 for predecessor in cfg.predecessors[index]:
-                    zero = zero_in[predecessor]
-                    for op in cfg.blocks[predecessor].ops:
-                        zero = transfer(op, zero)
-                    incoming &= zero
+                    incoming &= gen[predecessor] | (
+                        zero_in[predecessor] & ~kill[predecessor]
+                    )
                 if incoming != zero_in[index]:
                     zero_in[index] = incoming
                     changed = True
@@ -721,6 +747,7 @@ class FunctionFacts:
         back edge stays)."""
         unrolled: set[int] = set()
         fully: set[int] = set()
+        definitions: dict[int, list[InstructionOp]] | None = None
         for index, block in enumerate(self.cfg.blocks):
             if index not in self.cfg.successors[index]:
                 continue
@@ -732,11 +759,18 @@ class FunctionFacts:
             if others > UNROLL_LIMIT:
                 continue
             unrolled.add(index)
-            if self._constant_trip_count(index):
+            if definitions is None:
+                definitions = {}
+                for op in self.instructions:
+                    for number in bit_indices(self.defs_bits[op]):
+                        definitions.setdefault(number, []).append(op)
+            if self._constant_trip_count(index, definitions):
                 fully.add(index)
         return unrolled, fully
 
-    def _constant_trip_count(self, index: int) -> bool:
+    def _constant_trip_count(
+        self, index: int, definitions: dict[int, list[InstructionOp]]
+    ) -> bool:
         block = self.cfg.blocks[index]
         branch = block.last_op
         guard = branch.guard_register if isinstance(branch, InstructionOp) else None
@@ -758,8 +792,7 @@ class FunctionFacts:
         if not isinstance(bound, ImmAttr) or not isinstance(counter_operand, SlotAttr):
             return False
         (counter,) = [r for r in compare.uses() if r is not guard]
-        bit = self.numbering.mask((counter,))
-        steps = [op for op in self.instructions if self.defs_bits[op] & bit]
+        steps = definitions.get(self.numbering.number[counter], [])
         inside = [op for op in steps if op.parent_block() is block]
         outside = [op for op in steps if op.parent_block() is not block]
         return (
@@ -793,6 +826,13 @@ class FunctionFacts:
                     seen |= mine
             return seen
 
+        # A block adds its own branches once it holds a GMMA instruction.
+        adds = [
+            dependence[index] & branches
+            if any(isinstance(op, GMMA_OPS) and op not in self.dead for op in block.ops)
+            else 0
+            for index, block in enumerate(cfg.blocks)
+        ]
         for backward in (False, True):
             seen_in = [0] * count
             edges = cfg.predecessors if backward else cfg.successors
@@ -801,7 +841,7 @@ class FunctionFacts:
             while changed:
                 changed = False
                 for index in order:
-                    out = scan(index, seen_in[index], backward, False)
+                    out = seen_in[index] | adds[index]
                     for neighbour in edges[index]:
                         if out & ~seen_in[neighbour]:
                             seen_in[neighbour] |= out

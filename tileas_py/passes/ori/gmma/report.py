@@ -262,7 +262,10 @@ def explain_finding(
                 f"{there} of {at}: ptxas keeps a register at one position"
             ),
         )
-        yield culprit, "fix: keep each register at one position of every accumulator list"
+        yield (
+            culprit,
+            "fix: keep each register at one position of every accumulator list",
+        )
     elif cause is Cause.SPLIT_ZERO_START_RANGE:
         yield (
             culprit,
