@@ -12,7 +12,9 @@ ptxas's messages about it, in ptxas's own words and format, one line each:
 - when the pipeline cannot be formed (an opaque call, a divergent commit or wait, a read
   inside a stage, too few registers, ...) it reports the first reason found,
   `(C75xx) Potential Performance Loss: wgmma.mma_async instructions are serialized due to
-  ...`, and serializes the function: every wgmma gets its own arrive, commit and wait.
+  ...`, and serializes the function: every wgmma gets its own arrive, commit and wait,
+  which replace the program's own fence, commit and wait (under -O0, -g and
+  `--Ofast-compile=max` ptxas serializes any PTX itself, and the function stays as it is).
 
 `tileas_py.passes.ori.gmma_model` holds the model of ptxas's decisions (what triggers
 which message, which line it names) and `docs/fidelity.md` what is and is not modelled.
