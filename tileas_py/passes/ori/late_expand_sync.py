@@ -74,7 +74,12 @@ from tileas_py.dialects.ori.instructions import (
     RetOp,
     TerminatorInstructionOp,
 )
-from tileas_py.dialects.ori.sass import SassOp, sass_opcode, set_sass_opcode
+from tileas_py.dialects.ori.sass import (
+    SassOp,
+    mark_spin_retry,
+    sass_opcode,
+    set_sass_opcode,
+)
 from tileas_py.dialects.ori.uniformity import Uniformity
 from tileas_py.hw.sync.diagnostics import SYNC_MESSAGE_BY_NAME, SyncDiagnostic
 from tileas_py.hw.sync.sass import (
@@ -292,6 +297,7 @@ class _Expansion:
             successors=[retry, after_loop],
         )
         retry_branch.location = branch.location
+        mark_spin_retry(retry_branch)
         retry.add_ops([retry_wait, retry_branch])
         parent = position.parent
         assert parent is not None
