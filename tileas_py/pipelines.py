@@ -138,8 +138,11 @@ class PtxasGmmaPipeline(ModulePass):
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for pass_ in self.passes():
-            pass_.apply(ctx, op)
+        # The model builds per-instruction tables; a cyclic collection would re-walk them
+        # and the whole IR, more often the larger the function.
+        with paused_gc():
+            for pass_ in self.passes():
+                pass_.apply(ctx, op)
 
 
 @dataclass(frozen=True)
