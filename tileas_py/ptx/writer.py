@@ -203,6 +203,16 @@ def _instruction_before(op: Operation) -> InstructionOp | None:
     return previous if isinstance(previous, InstructionOp) else None
 
 
+def _opens_block(op: Operation) -> bool:
+    """Whether no PTX instruction comes before `op` in its block."""
+    previous = op.prev_op
+    while previous is not None:
+        if isinstance(previous, InstructionOp) and not isinstance(previous, SassOp):
+            return False
+        previous = previous.prev_op
+    return True
+
+
 def _declaration_lines(block: Block) -> Iterator[str]:
     ops = list(block.ops)
     i = 0
@@ -256,6 +266,7 @@ class _FunctionWriter:
             reg.result: reg.ptx_name for reg in func.registers()
         }
         self.rotated = self._rotated_waits()
+        self.looping_to_block_label: set[Block] = set()
         self.blocks = [b for b in self.blocks if b not in self.rotated.values()]
         self.labels = self._assign_labels()
         self.wait_loops = 0
@@ -298,6 +309,12 @@ class _FunctionWriter:
             if isinstance(label := block.first_op, LabelOp):
                 labels[block] = label.label.data
                 taken.add(label.label.data)
+        for wait, retry in self.rotated.items():
+            # A wait that opens a labelled block loops back to that label.
+            block = wait.parent_block()
+            if block is not None and block in labels and _opens_block(wait):
+                labels[retry] = labels[block]
+                self.looping_to_block_label.add(retry)
         wanted: list[Block] = []
         for position, block in enumerate(self.blocks):
             terminator = block.last_op
@@ -333,7 +350,8 @@ class _FunctionWriter:
     def _op_lines(self, op: Operation, position: int) -> Iterator[str]:
         if isinstance(op, LabelOp):
             return
-        if (retry := self.rotated.get(op)) is not None:
+        retry = self.rotated.get(op)
+        if retry is not None and retry not in self.looping_to_block_label:
             yield f"{self.labels[retry]}:\n"
         if isinstance(op, SassOp):
             yield "\t// sass: " + self._instruction(op).strip().removesuffix(";") + "\n"
