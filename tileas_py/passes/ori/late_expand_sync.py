@@ -16,8 +16,10 @@ pseudo-instructions and what they are in ori:
   the branch and a new block with `BSYNC B0` before the join (`.RECONVERGENT` on sm_100+).
 - *MBARRIER.WAIT*: a `try_wait` spin loop (`W: mbarrier.try_wait %p, ...; @!%p bra W`) is
   rotated at -O2/-O3: the wait stays in line and branches to a retry copy placed after
-  the function's last block, which branches back; at -O1 it stays in place, at -O0 each
-  iteration starts with `YIELD` (on the line of the instruction before the loop).
+  the function's last block, which branches back (marked `ori.spin_retry`: as PTX it
+  prints as the loop it came from, which ptxas rotates itself); at -O1 it stays in place,
+  at -O0 each iteration starts with `YIELD` (on the line of the instruction before the
+  loop).
 - *ERRBAR*: after a memory barrier or release of gpu, cluster or sys scope, `ERRBAR` (and
   `CGAERRBAR` from sm_90 on), as ptxas 13.5 does; `disable-errbar-after-membar` drops them
   and `errbar-form=bar-sync-15` gives seed 003's form, `BAR.SYNC 15` after sys-scope ones only.
