@@ -14,7 +14,9 @@ flags, plus files with several kernels. The tests check that
 - on every kernel of both corpora that the pipeline serializes, the fixed-up PTX
   (`-p ptxas-gmma -t ptx`) is what ptxas makes of the input: ptxas finds nothing left to
   inject or to serialize in it beyond the reason it already had, and assembles it to no more
-  SASS instructions (NOPs left out) than the original, except for `KNOWN_GROWTH`.
+  SASS instructions (NOPs left out) than the original, except for `KNOWN_GROWTH`;
+- `ptxas-pipeline`, which runs the same GMMA phases among the sync phases, writes the same
+  PTX as `ptxas-gmma` but for the SASS level's comments, so the rule holds for it too.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from gmma_corpus import (
 )
 from gmma_families import FAMILIES, FAMILIES_DIR, SASS_COUNTS, cases
 from xdsl.context import Context
+from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
 from tileas_py.diagnostics import collect_diagnostics
@@ -43,7 +46,7 @@ from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.hw.gmma_diagnostics import parse_ptxas_output
 from tileas_py.passes.ori.fixup_gmma_sequence import OriFixupGmmaSequencePass
 from tileas_py.passes.ori.gmma import Code, GmmaFunctionModel, ModuleFunctions
-from tileas_py.pipelines import PtxasGmmaPipeline
+from tileas_py.pipelines import PtxasGmmaPipeline, PtxasPipelinePass
 from tileas_py.ptx.reader import read_ptx
 from tileas_py.ptx.toolchain import run_ptxas
 from tileas_py.ptx.writer import write_ptx
@@ -324,3 +327,32 @@ def test_fixed_up_serialization_replaces_the_programs_own_sync() -> None:
     wgmmas = len(re.findall(r"wgmma\.mma_async", body))
     assert wgmmas == fences == commits == len(waits) == 2
     assert waits == ["0", "0"]
+
+
+def _ptx_without_sass_comments(case: CorpusCase, pipeline: ModulePass) -> str | None:
+    module = read_ptx(case.ptx.read_text(), str(case.ptx))
+    with collect_diagnostics():
+        try:
+            pipeline.apply(Context(), module)
+        except PassFailedException:
+            return None
+    output = StringIO()
+    write_ptx(module, output)
+    return "".join(
+        line
+        for line in output.getvalue().splitlines(keepends=True)
+        if not line.lstrip().startswith("// sass:")
+    )
+
+
+def test_ptxas_pipeline_writes_the_fixed_up_ptx_of_ptxas_gmma() -> None:
+    compared = 0
+    for case in SERIALIZED:
+        if case.args:
+            continue
+        gmma = _ptx_without_sass_comments(case, PtxasGmmaPipeline())
+        if gmma is None:
+            continue
+        assert _ptx_without_sass_comments(case, PtxasPipelinePass()) == gmma, case.name
+        compared += 1
+    assert compared >= 600
