@@ -71,6 +71,9 @@ class PtxasGmmaPipeline(ModulePass):
     maxrregcount: int = 0
     """ptxas `-maxrregcount`; 0 means none."""
 
+    fast_compile: Literal["off", "min", "mid", "max"] = "off"
+    """ptxas `--Ofast-compile` (`off` is ptxas's `0`); `max` serializes every wgmma."""
+
     max_active_live_ranges: int = 0
     """Phase 85's live-range limit (C7407); 0 means none, as ptxas 13.5 in practice."""
 
@@ -81,11 +84,19 @@ class PtxasGmmaPipeline(ModulePass):
     def from_ptxas_args(
         args: Sequence[str], explain: bool = False
     ) -> PtxasGmmaPipeline:
-        """The pipeline for a ptxas command line (`-c`, `-O0`, `-g`, `-maxrregcount=N`);
-        flags that do not change the GMMA phases are ignored."""
-        options: dict[str, bool | int] = {}
-        for arg in args:
-            if arg in ("-c", "--compile-only"):
+        """The pipeline for a ptxas command line (`-c`, `-O0`, `-g`, `-maxrregcount=N`,
+        `--Ofast-compile=L` or `-Ofc L`); flags that do not change the GMMA phases are
+        ignored."""
+        options: dict[str, bool | int | str] = {}
+        arguments = list(args)
+        for index, arg in enumerate(arguments):
+            if arg in ("--Ofast-compile", "-Ofc") and index + 1 < len(arguments):
+                # `-Ofc max`: the loop meets the level next, as `-Ofc=max`.
+                arguments[index + 1] = f"{arg}={arguments[index + 1]}"
+            elif arg.startswith(("--Ofast-compile=", "-Ofc=")):
+                level = arg.split("=", 1)[1]
+                options["fast_compile"] = "off" if level == "0" else level
+            elif arg in ("-c", "--compile-only"):
                 options["compile_only"] = True
             elif arg in ("-g", "--device-debug"):
                 options["device_debug"] = True
@@ -121,13 +132,17 @@ class PtxasGmmaPipeline(ModulePass):
                 opt_level=self.opt_level,
                 device_debug=self.device_debug,
                 maxrregcount=self.maxrregcount,
+                fast_compile=self.fast_compile,
                 explain=self.explain,
             ),
         )
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for pass_ in self.passes():
-            pass_.apply(ctx, op)
+        # The model builds per-instruction tables; a cyclic collection would re-walk them
+        # and the whole IR, more often the larger the function.
+        with paused_gc():
+            for pass_ in self.passes():
+                pass_.apply(ctx, op)
 
 
 @dataclass(frozen=True)

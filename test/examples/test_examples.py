@@ -42,6 +42,30 @@ def test_there_are_the_gemm_examples() -> None:
     }
 
 
+def non_nop_sass(ptx: Path) -> list[str]:
+    result = run_ptxas(ptx, output=ptx.with_suffix(".cubin"))
+    assert result.ok, "\n".join(result.messages)
+    return [
+        line
+        for line in disassemble(ptx.with_suffix(".cubin"))
+        if not line.startswith(("NOP", "Function :"))
+    ]
+
+
+@pytest.mark.parametrize("example", HOPPER, ids=[p.stem for p in HOPPER])
+def test_ptxas_pipeline_adds_no_sass(example: Path, tmp_path: Path) -> None:
+    """The phases' PTX (rotated spin loops included) is what ptxas makes of the input."""
+    full = tmp_path / "full.ptx"
+    direct = tmp_path / "direct.ptx"
+    assert (
+        run_tool([str(example), "-p", "tileas-to-ptx", "-t", "ptx", "-o", str(full)])
+        == 0
+    )
+    pipeline = "tileas-to-ptx{stop-after=nvvm},convert-nvvm-to-ori"
+    assert run_tool([str(example), "-p", pipeline, "-t", "ptx", "-o", str(direct)]) == 0
+    assert len(non_nop_sass(full)) <= len(non_nop_sass(direct))
+
+
 @pytest.mark.parametrize("example", HOPPER, ids=[p.stem for p in HOPPER])
 def test_hopper_example_assembles_cleanly(example: Path, tmp_path: Path) -> None:
     ptx = tmp_path / example.with_suffix(".ptx").name

@@ -16,6 +16,12 @@ flight together at the fullest point of a stage (T):
 L is the entry's `.maxnreg` if it has one, else `-maxrregcount`, and at most 255. The 26 and
 2 do not move with the number of other values live across the stage (ptxas schedules them
 around it), so they are modelled as constants.
+
+A `setmaxnreg.inc N` or `setmaxnreg.dec N` before the pipeline changes the budget of the
+pipeline rows (C7511, C7512) to N, whatever `.maxnreg` says: ptxas budgets the stage with
+the registers the warpgroup holds when it runs (`.maxnreg 168` with `setmaxnreg.inc 232` and
+two m64n192 f32 accumulators keeps its pipeline; `.maxnreg 232` with `setmaxnreg.dec 168`
+serializes it). The per-instruction row (C7602) still follows L.
 """
 
 from __future__ import annotations
@@ -60,13 +66,20 @@ def instruction_target(largest_accumulator: int) -> int:
     return largest_accumulator + FUNCTION_RESERVE
 
 
-def classify(limit: int, in_flight: int, largest_accumulator: int) -> Verdict:
+def classify(
+    limit: int,
+    in_flight: int,
+    largest_accumulator: int,
+    pipeline_limit: int | None = None,
+) -> Verdict:
     """What ptxas does with a function whose fullest stage has `in_flight` accumulator
-    registers, the largest wgmma `largest_accumulator`, under `limit` registers."""
+    registers, the largest wgmma `largest_accumulator`, under `limit` registers (and
+    `pipeline_limit` for the stage, when `setmaxnreg` sets one)."""
     if limit < instruction_target(largest_accumulator):
         return Verdict.INSTRUCTION
-    if limit < in_flight + PIPELINE_RESERVE:
+    budget = limit if pipeline_limit is None else min(pipeline_limit, MAX_REGISTERS)
+    if budget < in_flight + PIPELINE_RESERVE:
         return Verdict.PIPELINE
-    if limit < in_flight + FUNCTION_RESERVE:
+    if budget < in_flight + FUNCTION_RESERVE:
         return Verdict.FUNCTION
     return Verdict.FITS

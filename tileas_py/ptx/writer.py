@@ -7,7 +7,9 @@ declaration. ptxas's internal `_warpgroup.*` pseudo-instructions, which ptxas do
 accept in PTX text, print as their PTX equivalents (`wgmma.fence`, `wgmma.wait_group`,
 `wgmma.commit_group`), and the `_mbarrier.try_wait` pseudo-instruction as its retry loop
 in a `{ }` scope. The SASS level prints as comments: an `ori.sass` op is `// sass: ERRBAR`;
-the `ori.sass_opcode` and `ori.ctrl` attributes are left out.
+the `ori.sass_opcode` and `ori.ctrl` attributes are left out. A spin loop that phase 72
+rotated (its retry copy marked `ori.spin_retry`) prints as the loop it came from, the in-line
+wait under the retry's label and the retry left out: ptxas rotates the loop itself.
 PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/
 """
 
@@ -62,7 +64,7 @@ from tileas_py.dialects.ori.module_ops import (
     VarOp,
     VersionOp,
 )
-from tileas_py.dialects.ori.sass import SassOp
+from tileas_py.dialects.ori.sass import SassOp, is_spin_retry
 from tileas_py.ptx.performance import paused_gc
 
 _PTX_SPELLING: dict[type[InstructionOp], str] = {
@@ -193,6 +195,24 @@ def _function_lines(func: FuncOp) -> Iterator[str]:
     yield "}\n\n"
 
 
+def _instruction_before(op: Operation) -> InstructionOp | None:
+    """The PTX instruction before `op` in its block, past the SASS level's comments."""
+    previous = op.prev_op
+    while isinstance(previous, SassOp):
+        previous = previous.prev_op
+    return previous if isinstance(previous, InstructionOp) else None
+
+
+def _opens_block(op: Operation) -> bool:
+    """Whether no PTX instruction comes before `op` in its block."""
+    previous = op.prev_op
+    while previous is not None:
+        if isinstance(previous, InstructionOp) and not isinstance(previous, SassOp):
+            return False
+        previous = previous.prev_op
+    return True
+
+
 def _declaration_lines(block: Block) -> Iterator[str]:
     ops = list(block.ops)
     i = 0
@@ -245,8 +265,42 @@ class _FunctionWriter:
         self.names: dict[SSAValue, str] = {
             reg.result: reg.ptx_name for reg in func.registers()
         }
+        self.rotated = self._rotated_waits()
+        self.looping_to_block_label: set[Block] = set()
+        self.blocks = [b for b in self.blocks if b not in self.rotated.values()]
         self.labels = self._assign_labels()
         self.wait_loops = 0
+
+    def _rotated_waits(self) -> dict[Operation, Block]:
+        """The in-line wait of each spin loop phase 72 rotated, with its retry copy: a
+        marked self-loop whose only other predecessor branches to it right after the same
+        wait and falls through where the retry does."""
+        rotated: dict[Operation, Block] = {}
+        for retry in self.blocks:
+            retry_branch = retry.last_op
+            if not (
+                isinstance(retry_branch, BraOp)
+                and is_spin_retry(retry_branch)
+                and retry_branch.target is retry
+            ):
+                continue
+            entries = [
+                u.operation for u in retry.uses if u.operation is not retry_branch
+            ]
+            retry_wait = _instruction_before(retry_branch)
+            if len(entries) != 1 or retry_wait is None:
+                continue
+            branch = entries[0]
+            wait = _instruction_before(branch)
+            if (
+                isinstance(branch, BraOp)
+                and branch.target is retry
+                and branch.fallthrough is retry_branch.fallthrough
+                and wait is not None
+                and wait.opcode == retry_wait.opcode
+            ):
+                rotated[wait] = retry
+        return rotated
 
     def _assign_labels(self) -> dict[Block, str]:
         labels: dict[Block, str] = {}
@@ -255,6 +309,12 @@ class _FunctionWriter:
             if isinstance(label := block.first_op, LabelOp):
                 labels[block] = label.label.data
                 taken.add(label.label.data)
+        for wait, retry in self.rotated.items():
+            # A wait that opens a labelled block loops back to that label.
+            block = wait.parent_block()
+            if block is not None and block in labels and _opens_block(wait):
+                labels[retry] = labels[block]
+                self.looping_to_block_label.add(retry)
         wanted: list[Block] = []
         for position, block in enumerate(self.blocks):
             terminator = block.last_op
@@ -290,6 +350,9 @@ class _FunctionWriter:
     def _op_lines(self, op: Operation, position: int) -> Iterator[str]:
         if isinstance(op, LabelOp):
             return
+        retry = self.rotated.get(op)
+        if retry is not None and retry not in self.looping_to_block_label:
+            yield f"{self.labels[retry]}:\n"
         if isinstance(op, SassOp):
             yield "\t// sass: " + self._instruction(op).strip().removesuffix(";") + "\n"
         elif isinstance(op, MbarrierWaitOp):

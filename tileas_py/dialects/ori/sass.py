@@ -16,6 +16,10 @@ assembles the output:
 - the discardable attribute `ori.ctrl`, a `#ori.ctrl<...>` control word: the stall count,
   yield flag, write / read scoreboard and wait mask of SASS's control bits, which phases 99,
   100 and 114 assign. The PTX writer leaves it out (PTX has no control bits).
+- the discardable unit attribute `ori.spin_retry` on the branch of a spin loop's retry
+  copy, which phase 72's rotation places after the function's code. The PTX writer prints
+  the rotated loop as the loop it came from: ptxas rotates that itself, and ptxas
+  rotating the printed rotation again would cost one more wait and branch per loop.
 
 SASS reference: https://docs.nvidia.com/cuda/cuda-binary-utilities/#hopper-instruction-set
 """
@@ -26,7 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import IntAttr, StringAttr
+from xdsl.dialects.builtin import IntAttr, StringAttr, UnitAttr
 from xdsl.ir import Attribute, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition, irdl_op_definition
 from xdsl.parser import AttrParser
@@ -39,6 +43,8 @@ SASS_OPCODE = "ori.sass_opcode"
 """The discardable attribute naming the SASS opcode a PTX instruction became."""
 CONTROL_WORD = "ori.ctrl"
 """The discardable attribute holding an instruction's `#ori.ctrl` control word."""
+SPIN_RETRY = "ori.spin_retry"
+"""The discardable unit attribute on the branch of a rotated spin loop's retry copy."""
 
 SCOREBOARDS = 6
 """Dependency scoreboards SB0..SB5 per warp."""
@@ -212,6 +218,15 @@ def sass_opcode(inst: InstructionOp) -> str | None:
 def set_sass_opcode(inst: InstructionOp, opcode: str) -> None:
     """Record the SASS opcode a PTX instruction became (`""`: none)."""
     inst.attributes[SASS_OPCODE] = StringAttr(opcode)
+
+
+def mark_spin_retry(branch: InstructionOp) -> None:
+    """Record that `branch` ends the out-of-line retry copy of a rotated spin loop."""
+    branch.attributes[SPIN_RETRY] = UnitAttr()
+
+
+def is_spin_retry(branch: InstructionOp) -> bool:
+    return SPIN_RETRY in branch.attributes
 
 
 def control_word(inst: InstructionOp) -> ControlWord:

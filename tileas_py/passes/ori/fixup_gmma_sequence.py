@@ -12,7 +12,9 @@ ptxas's messages about it, in ptxas's own words and format, one line each:
 - when the pipeline cannot be formed (an opaque call, a divergent commit or wait, a read
   inside a stage, too few registers, ...) it reports the first reason found,
   `(C75xx) Potential Performance Loss: wgmma.mma_async instructions are serialized due to
-  ...`, and serializes the function: every wgmma gets its own arrive, commit and wait.
+  ...`, and serializes the function: every wgmma gets its own arrive, commit and wait,
+  which replace the program's own fence, commit and wait (under -O0, -g and
+  `--Ofast-compile=max` ptxas serializes any PTX itself, and the function stays as it is).
 
 `tileas_py.passes.ori.gmma_model` holds the model of ptxas's decisions (what triggers
 which message, which line it names) and `docs/fidelity.md` what is and is not modelled.
@@ -38,6 +40,7 @@ compiler to allow use of registers defined by GMMA in function 'k'` on stderr):
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
@@ -45,7 +48,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from tileas_py.diagnostics import emit_error, emit_verbatim
-from tileas_py.dialects.ori.attributes import ImmAttr
+from tileas_py.dialects.ori.attributes import FunctionKind, ImmAttr
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import (
     CallOp,
@@ -55,6 +58,7 @@ from tileas_py.dialects.ori.instructions import (
     WgmmaCommitGroupOp,
     WgmmaFenceOp,
     WgmmaMmaAsyncOp,
+    WgmmaWaitGroupOp,
 )
 from tileas_py.passes.ori.gmma import (
     CallKind,
@@ -86,6 +90,10 @@ class OriFixupGmmaSequencePass(ModulePass):
     maxrregcount: int = 0
     """ptxas `-maxrregcount`; 0 means none (255, or the entry's `.maxnreg`)."""
 
+    fast_compile: Literal["off", "min", "mid", "max"] = "off"
+    """ptxas `--Ofast-compile` (`off` is ptxas's `0`): any level keeps calls out of line
+    (as -c does), `max` also serializes every wgmma (as -O0 does)."""
+
     explain: bool = False
     """Follow each message with notes naming its cause (the register, the instruction and
     its line, the call or the divergent branch) and a one-line fix."""
@@ -96,6 +104,7 @@ class OriFixupGmmaSequencePass(ModulePass):
             opt_level=self.opt_level,
             device_debug=self.device_debug,
             maxrregcount=self.maxrregcount,
+            fast_compile=self.fast_compile,
         )
 
     def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
@@ -113,7 +122,7 @@ class OriFixupGmmaSequencePass(ModulePass):
         ]
         for model in models:
             self._check_unresolved_calls(model)
-        for model in models:
+        for model in report_order(models, options):
             report(model, self.explain)
             if model.fatal is not None:
                 emit_error(
@@ -121,6 +130,7 @@ class OriFixupGmmaSequencePass(ModulePass):
                     "the wgmma.mma_async needs more registers than the limit allows "
                     "(ptxas stops with C7602)",
                 )
+        for model in models:
             fixup(model)
 
     def _check_unresolved_calls(self, model: GmmaFunctionModel) -> None:
@@ -140,8 +150,47 @@ class OriFixupGmmaSequencePass(ModulePass):
                 )
 
 
+def report_order(
+    models: list[GmmaFunctionModel], options: GmmaOptions
+) -> list[GmmaFunctionModel]:
+    """The functions in the order ptxas reports them (a function more than once when
+    ptxas compiles it for each kernel that calls it):
+
+    - whole-program: the kernels last to first, each after the functions it calls (and
+      they after theirs), which ptxas compiles again for every kernel;
+    - `-g`: the kernels first to last, then the other functions first to last;
+    - otherwise (`-c`, `--Ofast-compile`): the other functions last to first, then the
+      kernels last to first."""
+    entries = [m for m in models if m.func.kind.data is FunctionKind.ENTRY]
+    others = [m for m in models if m.func.kind.data is not FunctionKind.ENTRY]
+    if options.device_debug:
+        return entries + others
+    if not options.inlines_calls:
+        return others[::-1] + entries[::-1]
+    by_name = {m.name: m for m in models}
+    ordered: list[GmmaFunctionModel] = []
+    reached: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        reached.add(name)
+        for callee in by_name[name].functions.callees.get(name, []):
+            if callee in by_name and callee not in path:
+                visit(callee, (*path, callee))
+        ordered.append(by_name[name])
+
+    for entry in reversed(entries):
+        visit(entry.name, (entry.name,))
+    return ordered + [m for m in others if m.name not in reached]
+
+
 def fixup(model: GmmaFunctionModel) -> None:
-    """Apply the model's decision to the IR: serialize, or inject waits and arrives."""
+    """Apply the model's decision to the IR: serialize, or inject waits and arrives.
+
+    Under -O0, -g and `--Ofast-compile=max` the function stays as it is: ptxas serializes
+    every wgmma of any PTX it is given at those levels, so the input is already what it
+    makes of it (added groups would only become dummy HGMMA)."""
+    if model.options.serializes_everything:
+        return
     if model.serialization is not None:
         serialize(model)
         return
@@ -154,7 +203,13 @@ def fixup(model: GmmaFunctionModel) -> None:
 
 
 def serialize(model: GmmaFunctionModel) -> None:
-    """Each wgmma.mma_async in its own group: arrive, wgmma, commit, wait 0."""
+    """Each wgmma.mma_async in its own group: arrive, wgmma, commit, wait 0, as ptxas
+    emits it; the program's own fences, commits and waits go (every group is complete
+    where it is issued, so they would only add empty groups and redundant waits)."""
+    for op in model.instructions:
+        if isinstance(op, WgmmaFenceOp | WgmmaCommitGroupOp | WgmmaWaitGroupOp):
+            op.detach()
+            op.erase()
     for wgmma in model.wgmmas:
         op = wgmma.op
         block = op.parent_block()

@@ -16,8 +16,10 @@ pseudo-instructions and what they are in ori:
   the branch and a new block with `BSYNC B0` before the join (`.RECONVERGENT` on sm_100+).
 - *MBARRIER.WAIT*: a `try_wait` spin loop (`W: mbarrier.try_wait %p, ...; @!%p bra W`) is
   rotated at -O2/-O3: the wait stays in line and branches to a retry copy placed after
-  the function's last block, which branches back; at -O1 it stays in place, at -O0 each
-  iteration starts with `YIELD` (on the line of the instruction before the loop).
+  the function's last block, which branches back (marked `ori.spin_retry`: as PTX it
+  prints as the loop it came from, which ptxas rotates itself); at -O1 it stays in place,
+  at -O0 each iteration starts with `YIELD` (on the line of the instruction before the
+  loop).
 - *ERRBAR*: after a memory barrier or release of gpu, cluster or sys scope, `ERRBAR` (and
   `CGAERRBAR` from sm_90 on), as ptxas 13.5 does; `disable-errbar-after-membar` drops them
   and `errbar-form=bar-sync-15` gives seed 003's form, `BAR.SYNC 15` after sys-scope ones only.
@@ -74,7 +76,12 @@ from tileas_py.dialects.ori.instructions import (
     RetOp,
     TerminatorInstructionOp,
 )
-from tileas_py.dialects.ori.sass import SassOp, sass_opcode, set_sass_opcode
+from tileas_py.dialects.ori.sass import (
+    SassOp,
+    mark_spin_retry,
+    sass_opcode,
+    set_sass_opcode,
+)
 from tileas_py.dialects.ori.uniformity import Uniformity
 from tileas_py.hw.sync.diagnostics import SYNC_MESSAGE_BY_NAME, SyncDiagnostic
 from tileas_py.hw.sync.sass import (
@@ -292,6 +299,7 @@ class _Expansion:
             successors=[retry, after_loop],
         )
         retry_branch.location = branch.location
+        mark_spin_retry(retry_branch)
         retry.add_ops([retry_wait, retry_branch])
         parent = position.parent
         assert parent is not None

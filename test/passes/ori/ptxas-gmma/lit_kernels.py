@@ -59,4 +59,6 @@ def flags(options: str) -> tuple[str, ...]:
             args.append(f"-O{value}")
         elif key == "maxrregcount":
             args.append(f"-maxrregcount={value}")
+        elif key == "fast-compile":
+            args.append(f"--Ofast-compile={'0' if value == 'off' else value}")
     return tuple(args)

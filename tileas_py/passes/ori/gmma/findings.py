@@ -37,11 +37,13 @@ class Cause(Enum):
     DIVERGENT_COMMIT = auto()
     DIVERGENT_EXIT = auto()
     DIVERGENT_FENCE = auto()
+    DIVERGENT_ARRIVE = auto()
     CALL_IN_STAGE = auto()
     OPAQUE_CALL = auto()
     WGMMA_CALLEE = auto()
     CLOBBERED_INPUT_ACCUMULATOR = auto()
     CLOBBERED_ZERO_ACCUMULATOR = auto()
+    SPLIT_ZERO_START_RANGE = auto()
     FRAGMENT_REDEFINED = auto()
     FRAGMENT_FROM_ACCUMULATOR = auto()
     OVERLAPPING_ACCUMULATORS = auto()
@@ -81,10 +83,21 @@ class GmmaOptions:
     opt_level: int = 3
     device_debug: bool = False
     maxrregcount: int = 0
+    fast_compile: str = "off"
+    """ptxas `--Ofast-compile` (`off` is ptxas's `0`, then `min`, `mid`, `max`)."""
 
     @property
     def serializes_everything(self) -> bool:
-        return self.opt_level == 0 or self.device_debug
+        """-O0, -g and `--Ofast-compile=max` serialize every wgmma."""
+        return self.opt_level == 0 or self.device_debug or self.fast_compile == "max"
+
+    @property
+    def inlines_calls(self) -> bool:
+        """Whether calls of defined functions are inlined (not under -c, -g or any
+        fast-compile level)."""
+        return not (
+            self.compile_only or self.device_debug or self.fast_compile != "off"
+        )
 
 
 def copy_finding(finding: Finding) -> Finding:

@@ -57,6 +57,7 @@ from dataclasses import dataclass
 
 from xdsl.ir import Block, Operation, SSAValue
 
+from tileas_py.dialects.ori.attributes import ImmAttr
 from tileas_py.dialects.ori.function import FallthroughOp, FuncOp
 from tileas_py.dialects.ori.instructions import (
     CallOp,
@@ -99,7 +100,7 @@ class GmmaFunctionModel(FunctionFacts):
     def __init__(
         self, func: FuncOp, functions: ModuleFunctions, options: GmmaOptions
     ) -> None:
-        super().__init__(func, functions, options.compile_only)
+        super().__init__(func, functions, options.compile_only, options.inlines_calls)
         self.options = options
         self.findings: list[Finding] = []
         self.injections: dict[Operation, Finding] = {}
@@ -120,6 +121,10 @@ class GmmaFunctionModel(FunctionFacts):
                     wgmma.accumulator_bits & self.defined_before.get(wgmma, 0)
                 )
         self.planned: dict[Operation, Finding] = {}
+        self.fragment_writers: dict[int, Operation] = {}
+        """The last non-wgmma instruction seen redefining an in-flight A fragment."""
+        self.zero_writers: dict[int, Wgmma] = {}
+        """The last wgmma seen that starts from zero, by accumulator register number."""
         self.writers: dict[int, Operation] = {}
         """The last non-wgmma instruction seen redefining an in-flight accumulator, by
         register number (for explanations)."""
@@ -145,6 +150,8 @@ class GmmaFunctionModel(FunctionFacts):
             if stable:
                 break
         self.injections = self.planned
+        self._check_accumulator_positions()
+        self._check_loop_carried_zero_starts()
         self._drop_waits_after_divergence()
         self._drop_waits_after_opaque_calls()
         self._check_registers()
@@ -205,19 +212,25 @@ class GmmaFunctionModel(FunctionFacts):
 
     def _emit(self, record: bool, finding: Finding) -> None:
         if record:
-            finding.order = self.order.get(
+            finding.order = self.walk_order.get(
                 finding.op or finding.culprit or self.func, 0
             )
             if finding.op is not None and finding.order == 0 and finding.culprit:
-                finding.order = self.order.get(finding.culprit, 0)
+                finding.order = self.walk_order.get(finding.culprit, 0)
             self.findings.append(finding)
 
     def _step(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
         if isinstance(op, GMMA_OPS):
-            branches = self.divergence.divergent_dependence(self._block(op))
+            branches = self._op_dependence(op)
             if branches:
                 state.tainted = True
                 state.tainted_by |= branches
+            if op.guard_register is not None and not isinstance(op, WgmmaMmaAsyncOp):
+                # A guarded fence, commit or wait may not run: both states flow on.
+                skipped = state.copy()
+                self._sync(op, state, record)
+                state.join(skipped)
+                return
         wgmma = self.wgmma_of.get(op)
         if wgmma is not None:
             if wgmma.merged_into is not None:
@@ -225,12 +238,16 @@ class GmmaFunctionModel(FunctionFacts):
             else:
                 self._issue(op, wgmma, state, record)
             return
-        if isinstance(op, WgmmaCommitGroupOp | WarpgroupCommitBatchOp):
-            self._commit(op, state, record)
-        elif isinstance(op, WgmmaWaitGroupOp | WarpgroupWaitOp):
-            self._wait(op, state, record)
-        elif isinstance(op, WgmmaFenceOp | WarpgroupArriveOp):
-            self._fence(op, state)
+        if isinstance(
+            op,
+            WgmmaCommitGroupOp
+            | WarpgroupCommitBatchOp
+            | WgmmaWaitGroupOp
+            | WarpgroupWaitOp
+            | WgmmaFenceOp
+            | WarpgroupArriveOp,
+        ):
+            self._sync(op, state, record)
         elif isinstance(op, CallOp):
             self._call(op, state, record)
         elif isinstance(op, RetOp | ExitOp):
@@ -238,29 +255,47 @@ class GmmaFunctionModel(FunctionFacts):
         else:
             self._access(op, state, record)
 
+    def _sync(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
+        if isinstance(op, WgmmaCommitGroupOp | WarpgroupCommitBatchOp):
+            self._commit(op, state, record)
+        elif isinstance(op, WgmmaWaitGroupOp | WarpgroupWaitOp):
+            self._wait(op, state, record)
+        else:
+            self._fence(op, state)
+
     def _issue(
         self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
     ) -> None:
+        self._check_arrive(op, wgmma, state, record)
         clobbered = state.zero_clobbered & wgmma.accumulator_bits
-        if wgmma.reads_accumulators and clobbered:
-            culprit = self._zero_clobber_culprit(wgmma)
+        if not wgmma.starts_from_zero and clobbered:
             number = next(bit_indices(clobbered))
+            culprit = self.zero_writers.get(number, wgmma)
+            if culprit.accumulator_bits & self.defined_before.get(culprit, 0):
+                # ptxas names the wgmma that reads the rewritten register, unless the one
+                # that started from zero had no value in its registers at all.
+                culprit = wgmma
             self._emit(
                 record,
                 Finding(
                     Code.PIPELINE_REGISTERS,
-                    culprit.line if culprit is not None else wgmma.line,
+                    culprit.line,
                     None,
                     Cause.CLOBBERED_ZERO_ACCUMULATOR,
-                    culprit=culprit.op if culprit is not None else op,
+                    culprit=culprit.op,
                     register=self.numbering.registers[number],
                     wgmma=wgmma,
                     related=self.writers.get(number),
                 ),
             )
-        self._check_overlap(wgmma, state, record)
         self._check_fragment(op, wgmma, state, record)
+        self._fragment_redefined(wgmma, state, record)
         state.zero_clobbered &= ~wgmma.accumulator_bits
+        state.zero_outputs &= ~wgmma.accumulator_bits
+        if wgmma.starts_from_zero:
+            state.zero_outputs |= wgmma.accumulator_bits
+            for number in bit_indices(wgmma.accumulator_bits):
+                self.zero_writers[number] = wgmma
         state.open |= wgmma.bit
         state.registers |= wgmma.accumulator_bits
         state.issued_registers |= wgmma.accumulator_bits
@@ -268,32 +303,104 @@ class GmmaFunctionModel(FunctionFacts):
         state.clobbered &= ~wgmma.accumulator_bits
         state.surely = True
         state.unfenced |= wgmma.bit
-        if not wgmma.reads_scale_register:
-            state.fragments |= wgmma.fragment_bits
+        state.fragments |= wgmma.fragment_bits
 
-    def _zero_clobber_culprit(self, wgmma: Wgmma) -> Wgmma | None:
-        for other in self.wgmmas:
-            if other.scale_zero and other.accumulator_bits & wgmma.accumulator_bits:
-                return other
-        return None
+    def _check_accumulator_positions(self) -> None:
+        """ptxas keeps each accumulator register at one position of the accumulator vectors
+        of all the function's wgmma: a wgmma that has a register at another position than
+        an earlier wgmma (permuted, shifted) cannot share its registers (C7511 at it), even
+        when the two are never in flight together; a prefix (a narrower shape on the first
+        registers) keeps the positions."""
+        position: dict[int, tuple[int, Wgmma]] = {}
+        for op in self.instructions:
+            wgmma = self.wgmma_of.get(op)
+            if wgmma is None or op in self.dead:
+                continue
+            for index, register in enumerate(wgmma.accumulators):
+                number = self.numbering.number[register]
+                first, earlier = position.setdefault(number, (index, wgmma))
+                if first != index:
+                    self.findings.append(
+                        Finding(
+                            Code.PIPELINE_REGISTERS,
+                            wgmma.line,
+                            None,
+                            Cause.OVERLAPPING_ACCUMULATORS,
+                            culprit=op,
+                            register=register,
+                            wgmma=earlier,
+                            order=self.walk_order[op],
+                            counts=(index, first),
+                        )
+                    )
+                    return
 
-    def _check_overlap(self, wgmma: Wgmma, state: PipelineState, record: bool) -> None:
-        """Accumulator lists of two wgmma in flight together that overlap partially."""
-        for other in self._members(state.in_flight):
-            shared = other.accumulator_bits & wgmma.accumulator_bits
-            if shared and other.accumulator_bits != wgmma.accumulator_bits:
-                self._emit(
-                    record,
+    def _check_loop_carried_zero_starts(self) -> None:
+        """A wgmma that starts from zero inside a loop (one ptxas does not unroll fully)
+        keeps its accumulators as one live range around the loop (scale-d 0 does not cut
+        it): when only part of them is live after it (the rest overwritten before any
+        read, or never read), the range is split (C7511 at the wgmma)."""
+        cfg = self.cfg
+        live_out: list[int] | None = None
+        cyclic: set[int] | None = None
+        for wgmma in self.wgmmas:
+            if not wgmma.starts_from_zero or wgmma.op in self.dead:
+                continue
+            if cyclic is None:
+                cyclic = self._cyclic_blocks()
+            index = cfg.index[self._block(wgmma.op)]
+            if index not in cyclic or index in self.fully_unrolled:
+                continue
+            if live_out is None:
+                live_out = self._live_out(self.dead)
+            live = live_out[index]
+            for op in reversed(list(cfg.blocks[index].ops)):
+                if op is wgmma.op:
+                    break
+                if isinstance(op, InstructionOp) and op not in self.dead:
+                    if op.guard_register is None:
+                        live &= ~self.defs_bits[op]
+                    live |= self.uses_bits[op]
+            kept = live & wgmma.accumulator_bits
+            if kept and kept != wgmma.accumulator_bits:
+                self.findings.append(
                     Finding(
                         Code.PIPELINE_REGISTERS,
                         wgmma.line,
                         None,
-                        Cause.OVERLAPPING_ACCUMULATORS,
+                        Cause.SPLIT_ZERO_START_RANGE,
                         culprit=wgmma.op,
-                        wgmma=other,
-                    ),
+                        register=self.numbering.members(wgmma.accumulator_bits & ~kept)[
+                            0
+                        ],
+                        wgmma=wgmma,
+                        order=self.walk_order[wgmma.op],
+                    )
                 )
                 return
+
+    def _cyclic_blocks(self) -> set[int]:
+        """The blocks on a cycle of the CFG (strongly connected components with an edge
+        inside, by Kosaraju over the reverse postorder)."""
+        cfg = self.cfg
+        component: dict[int, int] = {}
+        for root in cfg.reverse_postorder:
+            if root in component:
+                continue
+            stack = [root]
+            component[root] = root
+            while stack:
+                node = stack.pop()
+                for predecessor in cfg.predecessors[node]:
+                    if predecessor not in component:
+                        component[predecessor] = root
+                        stack.append(predecessor)
+        return {
+            index
+            for index in component
+            for successor in cfg.successors[index]
+            if component.get(successor) == component[index]
+        }
 
     def _check_fragment(
         self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
@@ -320,24 +427,35 @@ class GmmaFunctionModel(FunctionFacts):
                 return
 
     def _fragment_redefined(
-        self, op: InstructionOp, defs: int, state: PipelineState, record: bool
+        self, wgmma: Wgmma, state: PipelineState, record: bool
     ) -> None:
-        """A non-wgmma instruction redefines the A fragment of an in-flight wgmma."""
-        for wgmma in self._members(state.in_flight):
-            if wgmma.fragment_bits & defs and not wgmma.reads_scale_register:
-                self._emit(
-                    record,
-                    Finding(
-                        Code.INPUT_REDEFINED,
-                        0,
-                        None,
-                        Cause.FRAGMENT_REDEFINED,
-                        culprit=op,
-                        register=self.numbering.members(wgmma.fragment_bits & defs)[0],
-                        wgmma=wgmma,
-                    ),
-                )
-                return
+        """A wgmma reads A-fragment registers that a non-wgmma instruction redefined while
+        a wgmma reading them was in flight (C7513, line 0): the two would need the
+        fragment's old and new values at once."""
+        stale = wgmma.fragment_bits & state.stale_fragments
+        if not stale:
+            return
+        number = next(bit_indices(stale))
+        owner = next(
+            (
+                w
+                for w in self._members(state.in_flight)
+                if w.fragment_bits >> number & 1
+            ),
+            wgmma,
+        )
+        self._emit(
+            record,
+            Finding(
+                Code.INPUT_REDEFINED,
+                0,
+                None,
+                Cause.FRAGMENT_REDEFINED,
+                culprit=self.fragment_writers.get(number, wgmma.op),
+                register=self.numbering.registers[number],
+                wgmma=owner,
+            ),
+        )
 
     def _merged_copy(
         self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
@@ -352,7 +470,7 @@ class GmmaFunctionModel(FunctionFacts):
 
     def _commit(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
         if state.open:
-            branches = self.divergence.divergent_dependence(self._block(op))
+            branches = self._op_dependence(op)
             for wgmma in self._members(state.open):
                 differs = self._dependence(wgmma) ^ branches
                 if differs:
@@ -360,7 +478,7 @@ class GmmaFunctionModel(FunctionFacts):
                         record,
                         Finding(
                             Code.ARRIVE_IN_DIVERGENT_PATH,
-                            line_of(op),
+                            line_of(self._arrive_point(op)),
                             None,
                             Cause.DIVERGENT_COMMIT,
                             culprit=op,
@@ -377,6 +495,24 @@ class GmmaFunctionModel(FunctionFacts):
         state.surely = True
         state.user_pending = True
 
+    def _arrive_point(self, commit: InstructionOp) -> InstructionOp:
+        """Where ptxas puts the arrive a divergent commit needs: before the first wgmma
+        of the commit's straight-line run (back to its block's start or a divergently
+        guarded GMMA instruction), else before the commit (a divergently guarded commit
+        is a branch around itself)."""
+        point = commit
+        previous = None if self._guard_dependence(commit) else commit.prev_op
+        while previous is not None:
+            if isinstance(previous, InstructionOp) and previous not in self.dead:
+                if isinstance(previous, GMMA_OPS) and self._guard_dependence(previous):
+                    break
+                if isinstance(previous, WgmmaMmaAsyncOp):
+                    point = previous
+                elif isinstance(previous, WgmmaCommitGroupOp | WgmmaFenceOp):
+                    break
+            previous = previous.prev_op
+        return point
+
     def _wait(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
         assert isinstance(op, WgmmaWaitGroupOp | WarpgroupWaitOp)
         pending = op.pending
@@ -391,10 +527,11 @@ class GmmaFunctionModel(FunctionFacts):
         # registers even when a later group in flight (of another wgmma) writes them too.
         for wgmma in self._members(drained & ~state.in_flight):
             state.registers &= ~wgmma.accumulator_bits
+        state.zero_outputs &= state.registers
 
         if isinstance(op, WgmmaWaitGroupOp):
             state.waited = True
-            if state.clobbered:
+            if state.clobbered and drained:
                 number = next(bit_indices(state.clobbered))
                 self._emit(
                     record,
@@ -417,8 +554,12 @@ class GmmaFunctionModel(FunctionFacts):
             state.surely = False
             state.calls = 0
             state.fragments = 0
-            state.tainted = False
-            state.tainted_by = 0
+            state.stale_fragments = 0
+            if not self._op_dependence(op):
+                # A wait on a divergent path leaves the pipeline divergent: where the
+                # paths join, the group is drained on some threads only.
+                state.tainted = False
+                state.tainted_by = 0
 
     def _owner(self, number: int) -> Wgmma | None:
         """A live wgmma with this register among its accumulators."""
@@ -429,10 +570,35 @@ class GmmaFunctionModel(FunctionFacts):
 
     def _fence(self, op: InstructionOp, state: PipelineState) -> None:
         state.unfenced = 0
+        state.fenced = True
+        state.fence_dependence = self._op_dependence(op)
+
+    def _check_arrive(
+        self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
+    ) -> None:
+        """A wgmma needs the arrive of a fence that all its threads ran: ptxas inserts one
+        where the last fence depends on a divergent branch (or guard) the wgmma does not,
+        or, for a divergent wgmma, where no fence ran before it (C7519 at the wgmma)."""
+        dependence = self._dependence(wgmma)
+        differs = state.fence_dependence & ~dependence
+        if not differs and (state.fenced or not dependence):
+            return
+        self._emit(
+            record,
+            Finding(
+                Code.ARRIVE_IN_DIVERGENT_PATH,
+                wgmma.line,
+                None,
+                Cause.DIVERGENT_ARRIVE,
+                culprit=op,
+                wgmma=wgmma,
+                branch=self._branch_of(differs or dependence),
+            ),
+        )
 
     def _call(self, op: CallOp, state: PipelineState, record: bool) -> None:
         kind = self.calls[op]
-        if kind in (CallKind.TRANSPARENT, CallKind.OPAQUE) and state.in_flight:
+        if kind is not CallKind.UNRESOLVED and state.in_flight:
             state.calls |= 1 << self.order[op]
         if kind is CallKind.WGMMA:
             self._emit(
@@ -460,6 +626,7 @@ class GmmaFunctionModel(FunctionFacts):
                     None,
                     Cause.CALL_IN_STAGE,
                     culprit=op,
+                    related=follower,
                 ),
             )
         elif self.wgmmas:
@@ -506,27 +673,28 @@ class GmmaFunctionModel(FunctionFacts):
     def _access(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
         uses = self.uses_bits[op]
         defs = self.defs_bits[op]
-        if defs & state.fragments:
-            self._fragment_redefined(op, defs, state, record)
+        stale = defs & state.fragments
+        if stale:
+            state.stale_fragments |= stale
+            for number in bit_indices(stale):
+                self.fragment_writers[number] = op
         if not (uses | defs) & self.accumulator_bits:
             return
-        in_flight = state.in_flight
-        pending = state.user_pending
-        if in_flight:
+        if state.in_flight:
             self._read(op, uses, defs, state, record)
-            in_flight = state.in_flight
         if op.guard_register is None and defs & self.accumulator_bits:
-            for wgmma in self._members(in_flight):
-                written = wgmma.accumulator_bits & defs
-                if written and wgmma.scale_zero:
-                    state.zero_clobbered |= written
-                    for number in bit_indices(written):
-                        self.writers.setdefault(number, op)
-            # A committed group in flight, and a write of an accumulator that some wgmma
-            # reads as its input: the stage's accumulator live ranges are broken (C7515 at
-            # the program's next wait).
+            # An in-flight value of a wgmma that started from zero is rewritten: a later
+            # wgmma reading it cannot share the registers (C7511).
+            written = defs & state.zero_outputs
+            if written:
+                state.zero_clobbered |= written
+                for number in bit_indices(written):
+                    self.writers.setdefault(number, op)
+            # An accumulator register that some wgmma reads as its input is rewritten while a
+            # group is in flight: the accumulator live ranges are broken (C7515 at the
+            # program's next wait that drains a group).
             clobbered = defs & self.input_accumulators & state.issued_registers
-            if clobbered and pending:
+            if clobbered and state.in_flight:
                 state.clobbered |= clobbered
                 for number in bit_indices(clobbered):
                     self.writers.setdefault(number, op)
@@ -585,22 +753,27 @@ class GmmaFunctionModel(FunctionFacts):
         register: SSAValue,
         wgmma: Wgmma | None,
     ) -> None:
-        if state.waited:
+        # ptxas leaves the read to the program once a wait_group came before it (in layout
+        # order); in a loop it unrolls, the copies after the first come after the loop's
+        # own wait, so the read is both managed and in need of a wait.
+        managed = self.order[op] > self.first_wait
+        unrolled = state.waited and self.cfg.index[self._block(op)] in self.unrolled
+        if managed or unrolled:
             state.needed |= state.in_flight
-            if not state.tainted:
-                self._emit(
-                    record,
-                    Finding(
-                        Code.ACCUMULATOR_READ,
-                        0,
-                        None,
-                        Cause.MANAGED_READ,
-                        culprit=op,
-                        register=register,
-                        wgmma=wgmma,
-                    ),
-                )
-            return
+            self._emit(
+                record,
+                Finding(
+                    Code.ACCUMULATOR_READ,
+                    0,
+                    None,
+                    Cause.MANAGED_READ,
+                    culprit=op,
+                    register=register,
+                    wgmma=wgmma,
+                ),
+            )
+            if managed:
+                return
         self._inject(op, state, record, Cause.READ, register=register, wgmma=wgmma)
 
     def _read_inside_stage(
@@ -719,9 +892,9 @@ class GmmaFunctionModel(FunctionFacts):
         wgmma: Wgmma | None = None,
     ) -> None:
         where = op
-        line = line_of(op)
+        line = self._exit_line(op) if cause is Cause.EXIT else line_of(op)
         block = self._block(op)
-        divergent = self._gmma_divergent[self.cfg.index[block]]
+        divergent = self._gmma_divergent[op]
         related: Operation | None = None
         if cause is Cause.READ and self._sink_into_predecessors(
             op, state, record, register=register, wgmma=wgmma
@@ -778,7 +951,7 @@ class GmmaFunctionModel(FunctionFacts):
             or outs is None
             or self._gmma_before(op)
             or self.gmma_ahead[op]
-            or self._gmma_divergent[index]
+            or self._gmma_divergent[op]
             or state.tainted
             or self._divergent_join(index)
         ):
@@ -870,32 +1043,32 @@ class GmmaFunctionModel(FunctionFacts):
         return line_of(previous)
 
     def _exit(self, op: Operation, state: PipelineState, record: bool) -> None:
-        """Leaving the function with a committed group in flight (or an open one whose
-        accumulators were read) needs a wait before the `ret`."""
-        pending = state.committed | (state.open & state.needed)
+        """Leaving the function with a group in flight needs a wait before the exit (a
+        divergent one too: the wait goes where all threads still run, unless the exit is
+        in a divergent region that issues or syncs wgmma, C7518)."""
+        pending = state.in_flight
         if not pending:
             return
         wgmma = next(iter(self._members(pending)), None)
-        guard = op.guard_register if isinstance(op, InstructionOp) else None
-        divergent_guard = guard is not None and self.divergence.is_divergent(
-            guard, self.numbering
-        )
-        if divergent_guard:
-            self._emit(
-                record,
-                Finding(
-                    Code.WAIT_IN_DIVERGENT_PATH,
-                    line_of(op),
-                    None,
-                    Cause.DIVERGENT_EXIT,
-                    culprit=op,
-                    wgmma=wgmma,
-                    branch=op,
-                ),
-            )
-            state.drain()
-            return
         self._inject(op, state, record, Cause.EXIT, wgmma=wgmma)
+
+    def _exit_line(self, op: Operation) -> int:
+        """ptxas names an exit that opens its block by the instruction before it (the
+        branch to it)."""
+        previous = op.prev_op
+        while previous is not None and not isinstance(previous, InstructionOp):
+            previous = previous.prev_op
+        if previous is not None:
+            return line_of(op)
+        block = self._block(op)
+        index = self.cfg.index[block]
+        for earlier in reversed(self.cfg.blocks[:index]):
+            last = earlier.last_op
+            while last is not None and not isinstance(last, InstructionOp):
+                last = last.prev_op
+            if last is not None:
+                return line_of(last)
+        return line_of(op)
 
     # -- register resources ---------------------------------------------------------------
 
@@ -972,7 +1145,11 @@ class GmmaFunctionModel(FunctionFacts):
         limit = gmma_registers.register_limit(
             self.options.maxrregcount, self._maxnreg()
         )
-        verdict = gmma_registers.classify(limit, most, largest.accumulator_count)
+        granted = self._setmaxnreg(where)
+        verdict = gmma_registers.classify(
+            limit, most, largest.accumulator_count, granted
+        )
+        budget = limit if granted is None else granted
         if verdict is gmma_registers.Verdict.INSTRUCTION:
             self.fatal = Finding(
                 Code.INSUFFICIENT_REGISTERS,
@@ -1006,7 +1183,7 @@ class GmmaFunctionModel(FunctionFacts):
                         None,
                         Cause.PIPELINE_BUDGET,
                         culprit=where,
-                        counts=(most, limit),
+                        counts=(most, budget),
                     )
                 )
         elif verdict is gmma_registers.Verdict.FUNCTION:
@@ -1016,7 +1193,7 @@ class GmmaFunctionModel(FunctionFacts):
                     None,
                     None,
                     Cause.FUNCTION_BUDGET,
-                    counts=(most, limit),
+                    counts=(most, budget),
                 )
             )
 
@@ -1032,6 +1209,24 @@ class GmmaFunctionModel(FunctionFacts):
                     return True
                 following = following.next_op
         return False
+
+    def _setmaxnreg(self, where: Operation | None) -> int | None:
+        """The register count of the last `setmaxnreg` before `where` in layout order
+        (None without one)."""
+        if where is None:
+            return None
+        count: int | None = None
+        for op in self.instructions:
+            if self.order[op] >= self.order[where]:
+                break
+            layout = op.layout.data
+            if (
+                op.opcode.data.startswith("setmaxnreg.")
+                and layout
+                and isinstance(layout[0], ImmAttr)
+            ):
+                count = layout[0].value.data
+        return count
 
     def _maxnreg(self) -> int:
         for directive in self.func.directives:
@@ -1083,24 +1278,45 @@ class GmmaFunctionModel(FunctionFacts):
             self.serialization = min(reasons, key=self._rank)
 
     def _rank(self, finding: Finding) -> tuple[int, int]:
-        if finding.code in (
-            Code.ARRIVE_IN_DIVERGENT_PATH,
-            Code.WAIT_IN_DIVERGENT_PATH,
-            Code.CALL_CROSSES_PIPELINE,
+        if finding.code is Code.CALL_CROSSES_PIPELINE:
+            rank = -1
+        elif (
+            finding.code
+            in (
+                Code.ARRIVE_IN_DIVERGENT_PATH,
+                Code.WAIT_IN_DIVERGENT_PATH,
+            )
+            or finding.cause is Cause.OVERLAPPING_ACCUMULATORS
         ):
             rank = 0
         elif finding.code is Code.EXTERN_CALL:
             rank = 1
-        elif finding.cause in (Cause.PIPELINE_BUDGET, Cause.FUNCTION_BUDGET):
-            rank = 3
-        else:
+        elif finding.cause is Cause.PIPELINE_BUDGET:
             rank = 2
+        elif finding.cause is Cause.FUNCTION_BUDGET:
+            rank = 4
+        else:
+            rank = 3
         return (rank, finding.order)
 
     def _serialize_everything(self) -> None:
-        """-O0 and -g: a wait after every wgmma, and the pipeline-resources message."""
-        for wgmma in self.wgmmas:
-            self.findings.append(
+        """-O0, -g and `--Ofast-compile=max`: a wait after every wgmma (none where a
+        divergent arrive stops the walk), and the reason: what the calls make of the
+        function (C7519, C7509, C7510), else the pipeline-resources message at the last
+        wgmma."""
+        self._propagate()
+        calls = [
+            f
+            for f in self.findings
+            if f.cause in (Cause.CALL_IN_STAGE, Cause.OPAQUE_CALL, Cause.WGMMA_CALLEE)
+        ]
+        live = sorted(
+            (w for w in self.wgmmas if w.op not in self.dead),
+            key=lambda w: self.walk_order[w.op],
+        )
+        self.findings = [
+            *calls,
+            *(
                 Finding(
                     Code.WAIT_INJECTED,
                     wgmma.line,
@@ -1108,33 +1324,27 @@ class GmmaFunctionModel(FunctionFacts):
                     Cause.UNOPTIMIZED,
                     culprit=wgmma.op,
                     wgmma=wgmma,
-                    order=self.order[wgmma.op],
+                    order=self.walk_order[wgmma.op],
                 )
-            )
-        if self.wgmmas:
-            last_group = self._last_group()
+                for wgmma in live
+            ),
+        ]
+        self._drop_waits_after_divergence()
+        # The wgmma that needs the arrive after a call gets no wait of its own.
+        arrives = {c.related for c in calls if c.cause is Cause.CALL_IN_STAGE}
+        self.findings = [f for f in self.findings if f.op not in arrives]
+        if calls:
+            self.serialization = min(calls, key=self._rank)
+        elif live:
+            last = live[-1]
             self.serialization = Finding(
                 Code.PIPELINE_REGISTERS,
-                last_group.line,
+                last.line,
                 None,
                 Cause.UNOPTIMIZED,
-                culprit=last_group.op,
-                wgmma=last_group,
+                culprit=last.op,
+                wgmma=last,
             )
-
-    def _last_group(self) -> Wgmma:
-        """The first wgmma of the last group, in program order."""
-        first_of_group: Wgmma | None = None
-        last: Wgmma | None = None
-        for op in self.instructions:
-            if isinstance(op, WgmmaCommitGroupOp):
-                first_of_group = None
-            elif isinstance(op, WgmmaMmaAsyncOp):
-                if first_of_group is None:
-                    first_of_group = self.wgmma_of[op]
-                last = first_of_group
-        assert last is not None
-        return last
 
     # -- results --------------------------------------------------------------------------
 

@@ -59,6 +59,11 @@ _PURE_ROOTS = frozenset(
 
 GMMA_OPS = (WgmmaFenceOp, WgmmaMmaAsyncOp, WgmmaCommitGroupOp, WgmmaWaitGroupOp)
 
+UNROLL_LIMIT = 8
+"""The most instructions other than GMMA ones (the loop's own counter, compare and branch
+included) in a one-block loop that ptxas 13.5 still unrolls (measured: with stores of
+accumulators, 8 unrolls and 9 does not)."""
+
 
 def line_of(op: Operation | None) -> int:
     """The PTX line ptxas names for `op` (0 when it has no source location)."""
@@ -93,6 +98,17 @@ def is_zero_constant(operand: Attribute) -> bool:
     return False
 
 
+def _is_zero_move(op: InstructionOp) -> bool:
+    """An unguarded `mov` of the constant 0."""
+    layout = op.layout.data
+    return (
+        op.opcode.data.startswith("mov.")
+        and len(layout) == 2
+        and is_zero_constant(layout[1])
+        and op.guard_register is None
+    )
+
+
 def bit_indices(bits: int) -> Iterator[int]:
     while bits:
         low = bits & -bits
@@ -115,6 +131,9 @@ class Wgmma:
     scale_zero: bool
     """scale-d is the immediate 0: the accumulator input is not read."""
     line: int
+    starts_from_zero: bool = False
+    """scale-d is 0, or every accumulator register holds the constant 0 on every path to
+    it (ptxas folds that into scale-d 0)."""
     merged_into: Wgmma | None = None
     """The identical earlier wgmma ptxas merges this one into (it becomes a copy)."""
     merged_across_commit: bool = False
@@ -151,32 +170,36 @@ class ModuleFunctions:
 
     definitions: dict[str, FuncOp] = field(default_factory=dict[str, FuncOp])
     issues_wgmma: set[str] = field(default_factory=set[str])
-    """Functions that run `wgmma.mma_async`, themselves or through a defined callee."""
+    """Functions that run `wgmma.mma_async` or `wgmma.commit_group`, themselves or
+    through a defined callee (a callee that only fences or waits is inlined)."""
+    callees: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
+    """The defined functions each function calls, in call order."""
 
     @staticmethod
     def of(funcs: Sequence[FuncOp]) -> ModuleFunctions:
         info = ModuleFunctions()
-        callees: dict[str, set[str]] = {}
         for func in funcs:
             name = func.func_name.data
             if func.is_declaration:
                 continue
             info.definitions[name] = func
-            called: set[str] = set()
+            called: dict[str, None] = {}
             for block in code_blocks(func):
                 for op in block.ops:
-                    if isinstance(op, WgmmaMmaAsyncOp):
+                    if isinstance(op, WgmmaMmaAsyncOp | WgmmaCommitGroupOp):
                         info.issues_wgmma.add(name)
                     elif isinstance(op, CallOp) and isinstance(
                         op.callee, SymbolRefAttr
                     ):
-                        called.add(op.callee.root_reference.data)
-            callees[name] = called
+                        called[op.callee.root_reference.data] = None
+            info.callees[name] = list(called)
         changed = True
         while changed:
             changed = False
-            for name, called in callees.items():
-                if name not in info.issues_wgmma and called & info.issues_wgmma:
+            for name, callees in info.callees.items():
+                if name not in info.issues_wgmma and info.issues_wgmma.intersection(
+                    callees
+                ):
                     info.issues_wgmma.add(name)
                     changed = True
         return info
@@ -186,12 +209,17 @@ class FunctionFacts:
     """The function as ptxas's GMMA phases see it, and the analyses they start from."""
 
     def __init__(
-        self, func: FuncOp, functions: ModuleFunctions, compile_only: bool = False
+        self,
+        func: FuncOp,
+        functions: ModuleFunctions,
+        compile_only: bool = False,
+        inlines_calls: bool = True,
     ) -> None:
         self.func = func
         self.name = func.func_name.data
         self.functions = functions
         self.compile_only = compile_only
+        self.inlines_calls = inlines_calls and not compile_only
         self.cfg = ControlFlowGraph(func)
         self.numbering = RegisterNumbering(func)
         self.order: dict[Operation, int] = {}
@@ -201,6 +229,10 @@ class FunctionFacts:
                 self.order[op] = len(self.order)
                 if isinstance(op, InstructionOp):
                     self.instructions.append(op)
+        self.walk_order = self._walk_order()
+        """Where ptxas meets each instruction in its walk: blocks in reverse postorder of a
+        depth-first search that takes the fall-through before the branch target (so the
+        `else` side of a branch comes before the `then` side), each block in order."""
         self.wgmmas: list[Wgmma] = []
         self.wgmma_of: dict[Operation, Wgmma] = {}
         for op in self.instructions:
@@ -219,16 +251,51 @@ class FunctionFacts:
             if isinstance(op, WgmmaCommitGroupOp | WarpgroupCommitBatchOp):
                 self.commit_bits[op] = 1 << (len(self.wgmmas) + len(self.commit_bits))
 
+    def _walk_order(self) -> dict[Operation, int]:
+        cfg = self.cfg
+        fallthrough_first = [list(reversed(s)) for s in cfg.successors]
+        seen: set[int] = set()
+        postorder: list[int] = []
+        for root in [0] if cfg.blocks else []:
+            seen.add(root)
+            stack = [(root, iter(fallthrough_first[root]))]
+            while stack:
+                node, children = stack[-1]
+                child = next((c for c in children if c not in seen), None)
+                if child is None:
+                    stack.pop()
+                    postorder.append(node)
+                else:
+                    seen.add(child)
+                    stack.append((child, iter(fallthrough_first[child])))
+        blocks = list(reversed(postorder))
+        blocks += [i for i in range(len(cfg.blocks)) if i not in seen]
+        order: dict[Operation, int] = {}
+        for index in blocks:
+            for op in cfg.blocks[index].ops:
+                order[op] = len(order)
+        return order
+
     def analyse(self) -> None:
         """What ptxas's earlier phases have done by phase 85, and the per-instruction facts
         the pipeline dataflow reads (only for functions that issue or sync wgmma)."""
+        self._propagate_copies()
         self.dead = self._dead_instructions()
+        self._find_zero_starts()
         self.divergence = Divergence(self.func, self.cfg, self.numbering)
         self._find_merges()
         self.defined_before = self._defined_before_wgmma()
         self.flows_into_wgmma = self._flows_into_wgmma()
         self.gmma_ahead = self._gmma_ahead()
-        self._gmma_divergent = self._gmma_divergent_blocks()
+        self.unrolled, self.fully_unrolled = self._unrolled_loops()
+        waits = [
+            self.order[op]
+            for op in self.instructions
+            if isinstance(op, WgmmaWaitGroupOp) and op not in self.dead
+        ]
+        self.first_wait = min(waits, default=len(self.order))
+        """Where the first `wgmma.wait_group` of the function is, in layout order."""
+        self._gmma_divergent = self._gmma_divergent_ops()
 
     # -- the function's wgmma -------------------------------------------------------------
 
@@ -290,6 +357,93 @@ class FunctionFacts:
         self.defs_bits[op] = defs
 
     # -- what ptxas's earlier phases have done by phase 85 ---------------------------------
+
+    def _propagate_copies(self) -> None:
+        """ptxas propagates register copies: a `mov` of an accumulator register into a
+        register defined only there is replaced, at each use of the copy that no
+        redefinition of the accumulator reaches (on any path), by the accumulator itself;
+        a copy with no use left is then dead. A copy of an in-flight accumulator whose value
+        is used after the wait is thus no read at all."""
+        defined_twice = defined = 0
+        for op in self.instructions:
+            defined_twice |= defined & self.defs_bits[op]
+            defined |= self.defs_bits[op]
+        copies = [
+            op
+            for op in self.instructions
+            if self._is_accumulator_copy(op) and not self.defs_bits[op] & defined_twice
+        ]
+        if not copies:
+            return
+        cfg = self.cfg
+        count = len(cfg.blocks)
+        full = (1 << len(copies)) - 1
+        kills: list[int] = [0] * len(self.numbering.registers)
+        for index, copy in enumerate(copies):
+            (source,) = copy.uses()
+            kills[self.numbering.number[source]] |= 1 << index
+
+        def transfer(op: InstructionOp, available: int) -> int:
+            for number in bit_indices(self.defs_bits[op]):
+                available &= ~kills[number]
+            if op in copy_index:
+                available |= 1 << copy_index[op]
+            return available
+
+        copy_index = {op: index for index, op in enumerate(copies)}
+        # Each block as `available_out = gen | (available_in & ~kill)`.
+        gen = [0] * count
+        kill = [0] * count
+        for index, block in enumerate(cfg.blocks):
+            for op in block.ops:
+                if isinstance(op, InstructionOp):
+                    gen[index] = transfer(op, gen[index])
+                    for number in bit_indices(self.defs_bits[op]):
+                        kill[index] |= kills[number]
+        available_in = [full] * count
+        if count:
+            available_in[0] = 0
+        changed = True
+        while changed:
+            changed = False
+            for index in cfg.reverse_postorder:
+                incoming = full if index else 0
+                for predecessor in cfg.predecessors[index]:
+                    incoming &= gen[predecessor] | (
+                        available_in[predecessor] & ~kill[predecessor]
+                    )
+                if incoming != available_in[index]:
+                    available_in[index] = incoming
+                    changed = True
+        copy_of: dict[int, int] = {}
+        """The copy that defines each destination register, by register number."""
+        for index, copy in enumerate(copies):
+            (destination,) = copy.defs()
+            copy_of[self.numbering.number[destination]] = index
+        destinations = self.numbering.mask(c.defs()[0] for c in copies)
+        for index, block in enumerate(cfg.blocks):
+            available = available_in[index]
+            for op in block.ops:
+                if not isinstance(op, InstructionOp):
+                    continue
+                uses = self.uses_bits[op]
+                for number in bit_indices(uses & destinations):
+                    copy = copies[copy_of[number]]
+                    if available >> copy_of[number] & 1:
+                        uses = uses & ~(1 << number) | self.uses_bits[copy]
+                self.uses_bits[op] = uses
+                available = transfer(op, available)
+
+    def _is_accumulator_copy(self, op: InstructionOp) -> bool:
+        """An unguarded register-to-register `mov` of an accumulator register."""
+        if not isinstance(op, GenericInstructionOp) or op.guard_register is not None:
+            return False
+        layout = op.layout.data
+        if not op.opcode.data.startswith("mov.") or len(layout) != 2:
+            return False
+        if not all(isinstance(operand, SlotAttr) for operand in layout):
+            return False
+        return bool(self.uses_bits[op] & self.accumulator_bits)
 
     def _dead_instructions(self) -> set[InstructionOp]:
         """Instructions ptxas deletes before phase 85: side-effect-free ones, and wgmma,
@@ -369,11 +523,68 @@ class FunctionFacts:
                 kinds[op] = CallKind.TRANSPARENT
             elif name not in self.functions.definitions:
                 kinds[op] = CallKind.UNRESOLVED
+            elif not self.inlines_calls:
+                kinds[op] = CallKind.OPAQUE
             elif name in self.functions.issues_wgmma:
                 kinds[op] = CallKind.WGMMA
             else:
                 kinds[op] = CallKind.TRANSPARENT
         return kinds
+
+    def _find_zero_starts(self) -> None:
+        """Which wgmma start from zero: scale-d 0, or accumulators that hold the constant 0
+        on every path (a must-analysis of `mov r, 0` definitions)."""
+        cfg = self.cfg
+        count = len(cfg.blocks)
+        everything = (1 << len(self.numbering.registers)) - 1
+        zero_moves = {
+            op
+            for op in self.instructions
+            if op not in self.dead and self.defs_bits[op] and _is_zero_move(op)
+        }
+
+        def transfer(op: Operation, zero: int) -> int:
+            if not isinstance(op, InstructionOp) or op in self.dead:
+                return zero
+            if op in zero_moves:
+                return zero | self.defs_bits[op]
+            return zero & ~self.defs_bits[op]
+
+        # Each block as `zero_out = gen | (zero_in & ~kill)`.
+        gen = [0] * count
+        kill = [0] * count
+        for index, block in enumerate(cfg.blocks):
+            for op in block.ops:
+                if isinstance(op, InstructionOp) and op not in self.dead:
+                    defs = self.defs_bits[op]
+                    kill[index] |= defs
+                    gen[index] = (
+                        gen[index] | defs if op in zero_moves else gen[index] & ~defs
+                    )
+        zero_in = [everything] * count
+        if count:
+            zero_in[0] = 0
+        changed = True
+        while changed:
+            changed = False
+            for index in cfg.reverse_postorder:
+                incoming = everything if index else 0
+                for predecessor in cfg.predecessors[index]:
+                    incoming &= gen[predecessor] | (
+                        zero_in[predecessor] & ~kill[predecessor]
+                    )
+                if incoming != zero_in[index]:
+                    zero_in[index] = incoming
+                    changed = True
+        for index, block in enumerate(cfg.blocks):
+            zero = zero_in[index]
+            for op in block.ops:
+                wgmma = self.wgmma_of.get(op)
+                if wgmma is not None:
+                    wgmma.starts_from_zero = wgmma.scale_zero or (
+                        wgmma.accumulator_bits & ~zero == 0
+                    )
+                zero = transfer(op, zero)
 
     def _find_merges(self) -> None:
         """ptxas merges a wgmma into an identical earlier one of the same block and fence
@@ -426,26 +637,21 @@ class FunctionFacts:
             defs = numbering.mask(op.defs())
             if not defs or isinstance(op, WgmmaMmaAsyncOp):
                 continue
-            layout = op.layout.data
-            if (
-                op.opcode.data.startswith("mov.")
-                and op.guard_register is None
-                and len(layout) == 2
-                and is_zero_constant(layout[1])
-            ):
+            if _is_zero_move(op):
                 zero |= defs
             else:
                 other |= defs
         return zero & ~other
 
     def _defined_before_wgmma(self) -> dict[Wgmma, int]:
-        """For each wgmma, the registers some definition reaches it with (may-defined)."""
+        """For each wgmma, the registers some definition reaches it with (may-defined; a dead
+        load counts: ptxas removes it only after the GMMA phases)."""
         numbering = self.numbering
         count = len(self.cfg.blocks)
         gen = [0] * count
         for index, block in enumerate(self.cfg.blocks):
             for op in block.ops:
-                if isinstance(op, InstructionOp) and op not in self.dead:
+                if isinstance(op, InstructionOp):
                     gen[index] |= numbering.mask(op.defs())
         defined_in = [0] * count
         changed = True
@@ -462,7 +668,7 @@ class FunctionFacts:
         for index, block in enumerate(self.cfg.blocks):
             defined = defined_in[index]
             for op in block.ops:
-                if not isinstance(op, InstructionOp) or op in self.dead:
+                if not isinstance(op, InstructionOp):
                     continue
                 wgmma = self.wgmma_of.get(op)
                 if wgmma is not None:
@@ -533,18 +739,116 @@ class FunctionFacts:
                     ahead = True
         return result
 
-    def _gmma_divergent_blocks(self) -> list[bool]:
-        """Blocks under a divergent branch whose region issues or syncs wgmma: a wait
-        needed there cannot be hoisted above the branch."""
+    def _unrolled_loops(self) -> tuple[set[int], set[int]]:
+        """The loops ptxas unrolls before the GMMA phases, as the blocks that hold them: a
+        loop of one block with at most `UNROLL_LIMIT` other instructions than GMMA ones is
+        unrolled, fully when its trip count is a constant (a counter set from an
+        immediate, stepped by an immediate and compared with one), else partially (the
+        back edge stays)."""
+        unrolled: set[int] = set()
+        fully: set[int] = set()
+        definitions: dict[int, list[InstructionOp]] | None = None
+        for index, block in enumerate(self.cfg.blocks):
+            if index not in self.cfg.successors[index]:
+                continue
+            others = sum(
+                1
+                for op in block.ops
+                if isinstance(op, InstructionOp) and not isinstance(op, GMMA_OPS)
+            )
+            if others > UNROLL_LIMIT:
+                continue
+            unrolled.add(index)
+            if definitions is None:
+                definitions = {}
+                for op in self.instructions:
+                    for number in bit_indices(self.defs_bits[op]):
+                        definitions.setdefault(number, []).append(op)
+            if self._constant_trip_count(index, definitions):
+                fully.add(index)
+        return unrolled, fully
+
+    def _constant_trip_count(
+        self, index: int, definitions: dict[int, list[InstructionOp]]
+    ) -> bool:
+        block = self.cfg.blocks[index]
+        branch = block.last_op
+        guard = branch.guard_register if isinstance(branch, InstructionOp) else None
+        if guard is None:
+            return False
+        compare = next(
+            (
+                op
+                for op in block.ops
+                if isinstance(op, GenericInstructionOp)
+                and op.opcode.data.startswith("setp.")
+                and guard in op.defs()
+            ),
+            None,
+        )
+        if compare is None or len(compare.layout.data) != 3:
+            return False
+        _, counter_operand, bound = compare.layout.data
+        if not isinstance(bound, ImmAttr) or not isinstance(counter_operand, SlotAttr):
+            return False
+        (counter,) = [r for r in compare.uses() if r is not guard]
+        steps = definitions.get(self.numbering.number[counter], [])
+        inside = [op for op in steps if op.parent_block() is block]
+        outside = [op for op in steps if op.parent_block() is not block]
+        return (
+            len(inside) == 1
+            and len(outside) == 1
+            and all(
+                isinstance(operand, ImmAttr)
+                for op in (inside[0], outside[0])
+                for operand in op.layout.data[2 if op is inside[0] else 1 :]
+            )
+        )
+
+    def _gmma_divergent_ops(self) -> dict[Operation, bool]:
+        """For each instruction, whether a GMMA instruction of the region of a divergent
+        branch it depends on runs on a path through it (before or after it): a wait
+        needed there cannot be hoisted above the branch (C7518); otherwise, with GMMA
+        instructions only on the other side of the branch, ptxas waits before it."""
+        cfg = self.cfg
         dependence = self.divergence.control_dependence
         branches = self.divergence.branches
-        with_gmma = 0
-        for index, block in enumerate(self.cfg.blocks):
-            if any(
-                isinstance(op, GMMA_OPS) and op not in self.dead for op in block.ops
-            ):
-                with_gmma |= dependence[index] & branches
-        return [bool(d & with_gmma) for d in dependence]
+        count = len(cfg.blocks)
+        result: dict[Operation, bool] = {}
+
+        def scan(index: int, seen: int, backward: bool, record: bool) -> int:
+            mine = dependence[index] & branches
+            ops = list(cfg.blocks[index].ops)
+            for op in reversed(ops) if backward else ops:
+                if record:
+                    result[op] = result.get(op, False) or bool(seen & mine)
+                if isinstance(op, GMMA_OPS) and op not in self.dead:
+                    seen |= mine
+            return seen
+
+        # A block adds its own branches once it holds a GMMA instruction.
+        adds = [
+            dependence[index] & branches
+            if any(isinstance(op, GMMA_OPS) and op not in self.dead for op in block.ops)
+            else 0
+            for index, block in enumerate(cfg.blocks)
+        ]
+        for backward in (False, True):
+            seen_in = [0] * count
+            edges = cfg.predecessors if backward else cfg.successors
+            order = cfg.reverse_postorder[::-1] if backward else cfg.reverse_postorder
+            changed = True
+            while changed:
+                changed = False
+                for index in order:
+                    out = seen_in[index] | adds[index]
+                    for neighbour in edges[index]:
+                        if out & ~seen_in[neighbour]:
+                            seen_in[neighbour] |= out
+                            changed = True
+            for index in range(count):
+                scan(index, seen_in[index], backward, True)
+        return result
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -572,8 +876,18 @@ class FunctionFacts:
 
     def _dependence(self, wgmma: Wgmma) -> int:
         """The divergent branches a wgmma depends on; a divergent guard counts as one."""
-        branches = self.divergence.divergent_dependence(self._block(wgmma.op))
-        guard = wgmma.op.guard
+        return self._op_dependence(wgmma.op)
+
+    def _op_dependence(self, op: InstructionOp) -> int:
+        """The divergent branches an instruction depends on; a divergent guard counts as
+        one more (ptxas turns a guarded instruction into a branch around it)."""
+        return self.divergence.divergent_dependence(
+            self._block(op)
+        ) | self._guard_dependence(op)
+
+    def _guard_dependence(self, op: InstructionOp) -> int:
+        """The pseudo-branch of a divergent guard (none for a uniform or no guard)."""
+        guard = op.guard
         if guard is not None and self.divergence.is_divergent(guard, self.numbering):
-            branches |= 1 << (len(self.cfg.blocks) + wgmma.index)
-        return branches
+            return 1 << (len(self.cfg.blocks) + self.order[op])
+        return 0

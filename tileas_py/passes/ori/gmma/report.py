@@ -254,8 +254,45 @@ def explain_finding(
             "fix: wait for the wgmma before writing its accumulators",
         )
     elif cause is Cause.OVERLAPPING_ACCUMULATORS:
-        yield culprit, (f"its accumulator registers overlap those of {at} only in part")
-        yield culprit, "fix: use the same or disjoint accumulator lists"
+        here, there = finding.counts or (0, 0)
+        yield (
+            culprit,
+            (
+                f"{reg} is accumulator {here} of this wgmma.mma_async and accumulator "
+                f"{there} of {at}: ptxas keeps a register at one position"
+            ),
+        )
+        yield (
+            culprit,
+            "fix: keep each register at one position of every accumulator list",
+        )
+    elif cause is Cause.SPLIT_ZERO_START_RANGE:
+        yield (
+            culprit,
+            (
+                f"this scale-d 0 wgmma.mma_async runs in a loop, and only part of its "
+                f"accumulators is live after it ({reg} is overwritten or never read): "
+                "ptxas keeps the accumulators of a loop as one live range"
+            ),
+        )
+        yield (
+            culprit,
+            "fix: keep every accumulator register live after the loop, or none of them",
+        )
+    elif cause is Cause.DIVERGENT_ARRIVE:
+        yield (
+            culprit,
+            (
+                f"the wgmma.mma_async at line {line_of(culprit)} needs an arrive (a fence) "
+                "that all threads of the warpgroup ran, and its last fence is on a path "
+                "only some threads take"
+            ),
+        )
+        yield from _branch_note(finding)
+        yield (
+            culprit,
+            "fix: put the wgmma.fence where every thread runs it, right before the wgmma",
+        )
     elif cause is Cause.FRAGMENT_FROM_ACCUMULATOR:
         yield (
             culprit,

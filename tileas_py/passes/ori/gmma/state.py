@@ -8,15 +8,19 @@ that an empty committed group is in flight too) and over its registers (`Registe
 - `registers`: the accumulator registers in flight (a drained group frees its registers,
   as ptxas does, even when a later group writes them too); `issued_registers`: every
   accumulator register issued so far;
-- `waited`: a program `wgmma.wait_group` ran (on every path); `surely`: a group is in flight
+- `waited`: a program `wgmma.wait_group` ran (on some path); `surely`: a group is in flight
   on every path; `user_pending`: a group the program's own waits have not drained;
 - `needed`: in-flight wgmma whose accumulators were read without a wait; `calls`: calls met
   while in flight (a wait cannot sink past them); `clobbered` / `zero_clobbered`: broken
-  accumulator live ranges (C7515 / C7511); `fragments`, `unfenced`: A fragments of
-  in-flight wgmma and wgmma issued since the last fence (C7513); `tainted` / `tainted_by`:
-  GMMA instructions ran on a divergent path (and under which branches).
+  accumulator live ranges (C7515 / C7511), `zero_outputs`: in-flight accumulator registers
+  last written by a wgmma that starts from zero; `fragments`, `unfenced`: A fragments of
+  in-flight wgmma, those a non-wgmma instruction redefined since (`stale_fragments`), and wgmma
+  issued since the last fence (C7513); `tainted` / `tainted_by`:
+  GMMA instructions ran on a divergent path (and under which branches); `fence_dependence`:
+  the divergent branches (and guards) the last fence depends on; `fenced`: a fence ran on
+  every path.
 
-Joins are unions, except `waited` and `surely`, which must hold on every path.
+Joins are unions, except `surely` and `fenced`, which must hold on every path.
 """
 
 from __future__ import annotations
@@ -37,11 +41,14 @@ class PipelineState:
         "ages",
         "calls",
         "clobbered",
+        "fence_dependence",
+        "fenced",
         "fragments",
         "issued_registers",
         "needed",
         "open",
         "registers",
+        "stale_fragments",
         "surely",
         "tainted",
         "tainted_by",
@@ -49,6 +56,7 @@ class PipelineState:
         "user_pending",
         "waited",
         "zero_clobbered",
+        "zero_outputs",
     )
 
     def __init__(self) -> None:
@@ -57,16 +65,21 @@ class PipelineState:
         self.waited = False
         self.surely = False
         self.registers = 0
+        self.zero_outputs = 0
         self.user_pending = False
         self.issued_registers = 0
         self.needed = 0
         self.calls = 0
         self.clobbered = 0
         self.zero_clobbered = 0
+        self.zero_outputs = 0
         self.tainted = False
         self.tainted_by = 0
         self.unfenced = 0
         self.fragments = 0
+        self.stale_fragments = 0
+        self.fence_dependence = 0
+        self.fenced = False
 
     def copy(self) -> PipelineState:
         state = PipelineState()
@@ -81,10 +94,14 @@ class PipelineState:
         state.calls = self.calls
         state.clobbered = self.clobbered
         state.zero_clobbered = self.zero_clobbered
+        state.zero_outputs = self.zero_outputs
         state.tainted = self.tainted
         state.tainted_by = self.tainted_by
         state.unfenced = self.unfenced
         state.fragments = self.fragments
+        state.fence_dependence = self.fence_dependence
+        state.fenced = self.fenced
+        state.stale_fragments = self.stale_fragments
         return state
 
     def join(self, other: PipelineState) -> bool:
@@ -92,7 +109,7 @@ class PipelineState:
         before = self.key()
         self.open |= other.open
         self.ages = [a | b for a, b in zip(self.ages, other.ages, strict=True)]
-        self.waited &= other.waited
+        self.waited |= other.waited
         self.surely &= other.surely
         self.registers |= other.registers
         self.user_pending |= other.user_pending
@@ -101,10 +118,14 @@ class PipelineState:
         self.calls |= other.calls
         self.clobbered |= other.clobbered
         self.zero_clobbered |= other.zero_clobbered
+        self.zero_outputs |= other.zero_outputs
         self.tainted |= other.tainted
         self.tainted_by |= other.tainted_by
         self.unfenced |= other.unfenced
         self.fragments |= other.fragments
+        self.fence_dependence |= other.fence_dependence
+        self.fenced &= other.fenced
+        self.stale_fragments |= other.stale_fragments
         return self.key() != before
 
     def key(self) -> tuple[object, ...]:
@@ -124,6 +145,9 @@ class PipelineState:
             self.tainted_by,
             self.unfenced,
             self.fragments,
+            self.fence_dependence,
+            self.fenced,
+            self.stale_fragments,
         )
 
     @property
@@ -146,10 +170,12 @@ class PipelineState:
         self.needed = 0
         self.calls = 0
         self.fragments = 0
+        self.stale_fragments = 0
         self.tainted = False
         self.tainted_by = 0
         self.surely = False
         self.registers = 0
+        self.zero_outputs = 0
 
 
 @dataclass
