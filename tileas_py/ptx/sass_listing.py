@@ -14,7 +14,7 @@ form of the sync corpus's `.expected` files:
 
 The control flow follows ptxas's layout of whole-program code: blocks in ori order; a
 branch to the next block disappears, a fall-through to another block is a `BRA`; `ret` is
-`EXIT` in a kernel and `RET.REL.NODEC` in a function; a branch to a block that only returns
+`EXIT` in a kernel and `RET.REL.NODEC` in a function; `brx.idx` is `BRX`; a branch to a block that only returns
 is a predicated `EXIT` (ptxas folds it); calls are `CALL.REL.NOINC` (`CALL.ABS.NOINC` for
 extern functions), and the device functions a kernel calls are listed after it, in call
 order; every listing ends with ptxas's `BRA` to itself, on the line before it.
@@ -38,6 +38,7 @@ from tileas_py.dialects.ori.function import FallthroughOp, FuncOp
 from tileas_py.dialects.ori.instructions import (
     BarrierOp,
     BraOp,
+    BrxOp,
     CallOp,
     ExitOp,
     InstructionOp,
@@ -159,6 +160,8 @@ def _terminator(
             yield SassLine(line, leave)
         elif op.guard is not None or op.target is not following:
             yield SassLine(line, own or "BRA")
+    elif isinstance(op, BrxOp):
+        yield SassLine(line, "BRX")
     elif isinstance(op, RetOp):
         yield SassLine(line, leave)
     elif isinstance(op, ExitOp):

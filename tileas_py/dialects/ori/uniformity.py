@@ -32,7 +32,7 @@ from tileas_py.dialects.ori.attributes import (
     VectorAttr,
 )
 from tileas_py.dialects.ori.function import FuncOp
-from tileas_py.dialects.ori.instructions import BraOp, InstructionOp
+from tileas_py.dialects.ori.instructions import BraOp, BrxOp, InstructionOp
 
 UNIFORM_SPECIAL_REGISTERS = frozenset(
     f"%{name}{axis}"
@@ -135,10 +135,13 @@ class Uniformity:
 
     def is_divergent(self, terminator: InstructionOp) -> bool:
         """Whether a branch may send the threads of one warp different ways."""
+        if ".uni" in terminator.opcode.data:
+            return False
+        if isinstance(terminator, BrxOp):
+            return any(reg in self.varying for reg in terminator.uses())
         return (
             isinstance(terminator, BraOp)
             and terminator.guard is not None
-            and ".uni" not in terminator.opcode.data
             and terminator.guard in self.varying
         )
 
