@@ -156,6 +156,8 @@ def _terminator(
 ) -> Iterator[SassLine]:
     if isinstance(op, BraOp):
         own = sass_opcode(op)
+        if own == "":
+            return  # if-converted: its blocks run predicated, in place
         if _only_returns(op.target):
             yield SassLine(line, leave)
         elif op.guard is not None or op.target is not following:

@@ -7,7 +7,9 @@ declaration. ptxas's internal `_warpgroup.*` pseudo-instructions, which ptxas do
 accept in PTX text, print as their PTX equivalents (`wgmma.fence`, `wgmma.wait_group`,
 `wgmma.commit_group`), and the `_mbarrier.try_wait` pseudo-instruction as its retry loop
 in a `{ }` scope. The SASS level prints as comments: an `ori.sass` op is `// sass: ERRBAR`;
-the `ori.sass_opcode` and `ori.ctrl` attributes are left out.
+the `ori.sass_opcode` and `ori.ctrl` attributes are left out, and a rotated spin loop
+(`ori.rotated`) prints as the loop, without its out-of-line copy: the PTX is what ptxas
+makes the same SASS of.
 PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/
 """
 
@@ -63,7 +65,7 @@ from tileas_py.dialects.ori.module_ops import (
     VarOp,
     VersionOp,
 )
-from tileas_py.dialects.ori.sass import SassOp
+from tileas_py.dialects.ori.sass import SassOp, is_rotated
 from tileas_py.ptx.performance import paused_gc
 
 _PTX_SPELLING: dict[type[InstructionOp], str] = {
@@ -251,7 +253,15 @@ class _FunctionWriter:
 
     def __init__(self, func: FuncOp) -> None:
         self.func = func
-        self.blocks = list(func.body.blocks)[1:]
+        code = list(func.body.blocks)[1:]
+        # The out-of-line copies of rotated spin loops are SASS layout: PTX branches back
+        # to the loop itself (ptxas rotates it again).
+        copies = {
+            b.last_op.target
+            for b in code
+            if isinstance(b.last_op, BraOp) and is_rotated(b.last_op)
+        }
+        self.blocks = [b for b in code if b not in copies]
         self.names: dict[SSAValue, str] = {
             reg.result: reg.ptx_name for reg in func.registers()
         }
@@ -271,7 +281,7 @@ class _FunctionWriter:
         for position, block in enumerate(self.blocks):
             terminator = block.last_op
             if isinstance(terminator, BraOp):
-                wanted.append(terminator.target)
+                wanted.append(self._target(terminator))
             elif isinstance(terminator, BrxOp):
                 wanted.extend(terminator.targets)
             through = None
@@ -363,7 +373,7 @@ class _FunctionWriter:
             text += f"@{'!' if op.guard_negated else ''}{self.names[op.guard]} "
         text += _PTX_SPELLING.get(type(op), op.opcode.data)
         if isinstance(op, BraOp):
-            return f"{text} \t{self.labels[op.target]};\n"
+            return f"{text} \t{self.labels[self._target(op)]};\n"
         if isinstance(op, BrxOp):
             return self._target_list(op) + self._indirect_branch(text, op)
         if op.layout.data:
@@ -373,6 +383,15 @@ class _FunctionWriter:
             )
             text += f" \t{operands}"
         return text + ";\n"
+
+    @staticmethod
+    def _target(op: BraOp) -> Block:
+        """Where a branch goes in PTX: a rotated loop's branch goes to its own loop."""
+        if is_rotated(op):
+            block = op.parent_block()
+            assert block is not None
+            return block
+        return op.target
 
     def _target_list(self, op: BrxOp) -> str:
         """The `.branchtargets` list of an indirect branch, declared just before it (under

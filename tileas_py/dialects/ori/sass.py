@@ -13,9 +13,15 @@ assembles the output:
 - the discardable attribute `ori.sass_opcode` on a PTX instruction: the SASS opcode that
   the instruction itself became (`"MEMBAR.SC.SYS"` on `membar.sys`), `""` when ptxas emits
   nothing for it (`fence.mbarrier_init`, `bar.warp.sync` in converged code).
+  On a conditional `bra`, `""` means ptxas if-converted it: no `BRA`, the instructions it
+  skips run under its predicate; the PTX writer prints the branch, which ptxas if-converts
+  again.
 - the discardable attribute `ori.ctrl`, a `#ori.ctrl<...>` control word: the stall count,
   yield flag, write / read scoreboard and wait mask of SASS's control bits, which phases 99,
   100 and 114 assign. The PTX writer leaves it out (PTX has no control bits).
+- the discardable unit attribute `ori.rotated` on the branch of a spin loop that ptxas
+  rotated: it branches to the loop's out-of-line copy after the function's code. PTX has no
+  code layout, so the PTX writer prints the loop in place, as ptxas reads it.
 
 SASS reference: https://docs.nvidia.com/cuda/cuda-binary-utilities/#hopper-instruction-set
 """
@@ -33,12 +39,14 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from tileas_py.dialects.ori.instructions import InstructionOp
+from tileas_py.dialects.ori.instructions import BraOp, InstructionOp
 
 SASS_OPCODE = "ori.sass_opcode"
 """The discardable attribute naming the SASS opcode a PTX instruction became."""
 CONTROL_WORD = "ori.ctrl"
 """The discardable attribute holding an instruction's `#ori.ctrl` control word."""
+ROTATED = "ori.rotated"
+"""The discardable unit attribute marking a branch to a rotated loop's out-of-line copy."""
 
 SCOREBOARDS = 6
 """Dependency scoreboards SB0..SB5 per warp."""
@@ -212,6 +220,16 @@ def sass_opcode(inst: InstructionOp) -> str | None:
 def set_sass_opcode(inst: InstructionOp, opcode: str) -> None:
     """Record the SASS opcode a PTX instruction became (`""`: none)."""
     inst.attributes[SASS_OPCODE] = StringAttr(opcode)
+
+
+def is_if_converted(inst: InstructionOp) -> bool:
+    """A branch ptxas replaced by predicating what it skips (no `BRA` in SASS)."""
+    return isinstance(inst, BraOp) and sass_opcode(inst) == ""
+
+
+def is_rotated(inst: InstructionOp) -> bool:
+    """A branch to the out-of-line copy of its own spin loop (`ori.rotated`)."""
+    return isinstance(inst, BraOp) and ROTATED in inst.attributes
 
 
 def control_word(inst: InstructionOp) -> ControlWord:

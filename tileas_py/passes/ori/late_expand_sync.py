@@ -15,9 +15,10 @@ pseudo-instructions and what they are in ori:
   copy issued by an elected lane, a full-mask warp-level op) is wrapped in `BSSY B0` before
   the branch and a new block with `BSYNC B0` before the join (`.RECONVERGENT` on sm_100+).
 - *MBARRIER.WAIT*: a `try_wait` spin loop (`W: mbarrier.try_wait %p, ...; @!%p bra W`) is
-  rotated at -O2/-O3: the wait stays in line and branches to a retry copy placed after
-  the function's last block, which branches back; at -O1 it stays in place, at -O0 each
-  iteration starts with `YIELD` (on the line of the instruction before the loop).
+  rotated at -O2/-O3: the wait stays in line and branches (marked `ori.rotated`) to a
+  retry copy placed after the function's last block, which branches back; at -O1 it stays
+  in place, at -O0 each iteration starts with `YIELD` (on the line of the instruction
+  before the loop). Printed as PTX, a rotated loop is the loop again.
 - *ERRBAR*: after a memory barrier or release of gpu, cluster or sys scope, `ERRBAR` (and
   `CGAERRBAR` from sm_90 on), as ptxas 13.5 does; `disable-errbar-after-membar` drops them
   and `errbar-form=bar-sync-15` gives seed 003's form, `BAR.SYNC 15` after sys-scope ones only.
@@ -56,7 +57,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
@@ -74,7 +75,12 @@ from tileas_py.dialects.ori.instructions import (
     RetOp,
     TerminatorInstructionOp,
 )
-from tileas_py.dialects.ori.sass import SassOp, sass_opcode, set_sass_opcode
+from tileas_py.dialects.ori.sass import (
+    ROTATED,
+    SassOp,
+    sass_opcode,
+    set_sass_opcode,
+)
 from tileas_py.dialects.ori.uniformity import Uniformity
 from tileas_py.hw.sync.diagnostics import SYNC_MESSAGE_BY_NAME, SyncDiagnostic
 from tileas_py.hw.sync.sass import (
@@ -297,6 +303,7 @@ class _Expansion:
         assert parent is not None
         parent.insert_block_after(retry, position)
         branch.successors[0] = retry
+        branch.attributes[ROTATED] = UnitAttr()
         self.inline_waits.add(wait)
 
     # -- SYNC.CONVERGE: BSSY / BSYNC around divergent regions ------------------------------
