@@ -33,7 +33,13 @@ REGISTERS = {
     "u64": "%rd1",
     "s64": "%rd1",
 }
-ORDERINGS = (["release", "gpu"], ["release", "sys"], ["gpu"], [], ["release"])
+ORDERINGS: tuple[list[str], ...] = (
+    ["release", "gpu"],
+    ["release", "sys"],
+    ["gpu"],
+    [],
+    ["release"],
+)
 OTHER_TYPES = ("b32", "u32", "s32", "b64", "u64", "s64", "f32", "b16")
 
 
