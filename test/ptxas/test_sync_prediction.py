@@ -28,10 +28,6 @@ from tileas_py.ptx.reader import read_ptx
 from tileas_py.ptx.sass_listing import SassListing, sync_sass
 
 KNOWN_MISMATCHES: dict[tuple[str, str], str] = {
-    ("bar_dominated_identical_across_branch", "-arch=sm_90a"): (
-        "if-conversion: ptxas turns the uniform if/else of register code into selects, "
-        "so its two BRAs disappear; ori keeps the branches (no if-conversion phase)"
-    ),
     ("bar_in_divergent_branch", "-arch=sm_80"): (
         "if-conversion on sm_80: the 7-instruction divergent body is predicated "
         "(`@!P0 WARPSYNC 0xffffffff; @!P0 BAR.SYNC`), so no BRA and a masked WARPSYNC "

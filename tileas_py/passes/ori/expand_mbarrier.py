@@ -234,7 +234,8 @@ def _if_convert_init_only_branches(func: FuncOp, uniformity: Uniformity) -> None
             or any(i.guard is not None for i in insts)
         ):
             continue
-        if uniformity.is_divergent(branch):
+        # The condition itself (an if-converted branch no longer counts as divergent).
+        if uniformity.is_varying(branch.guard) and ".uni" not in branch.opcode.data:
             init = next(i for i in insts if _is_init(i))
             for op in (new_sass("VOTEU.ALL", init), new_sass("VOTEU.ALL", init)):
                 block.insert_op_before(op, branch)
