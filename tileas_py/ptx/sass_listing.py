@@ -184,10 +184,8 @@ def _mbarrier_entries(func: FuncOp) -> tuple[list[MbarrierKind], bool]:
     """The EIATTR_MBARRIER_INSTR_OFFSETS kinds of a function in code order (one per
     mbarrier instruction, whatever SASS it became), and whether an `mbarrier.init` is in
     a loop."""
-    cfg = ControlFlowGraph(func)
-    depth = loop_nest(cfg).depth
     kinds: list[MbarrierKind] = []
-    init_in_loop = False
+    init_blocks: list[Block] = []
     for block in list(func.body.blocks)[1:]:
         for op in block.ops:
             if isinstance(op, SassOp) or not isinstance(op, InstructionOp):
@@ -196,8 +194,15 @@ def _mbarrier_entries(func: FuncOp) -> tuple[list[MbarrierKind], bool]:
             if kind is None:
                 continue
             kinds.append(kind)
-            if kind is MbarrierKind.INIT and cfg.is_reachable(block):
-                init_in_loop = init_in_loop or depth[cfg.index[block]] > 0
+            if kind is MbarrierKind.INIT:
+                init_blocks.append(block)
+    init_in_loop = False
+    if init_blocks:
+        cfg = ControlFlowGraph(func)
+        depth = loop_nest(cfg).depth
+        init_in_loop = any(
+            cfg.is_reachable(b) and depth[cfg.index[b]] > 0 for b in init_blocks
+        )
     return kinds, init_in_loop
 
 

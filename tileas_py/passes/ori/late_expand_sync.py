@@ -335,31 +335,35 @@ class _Expansion:
     # -- SYNC.CONVERGE: BSSY / BSYNC around divergent regions ------------------------------
 
     def insert_reconvergence(self, uniformity: Uniformity) -> None:
-        done: set[Block] = set()
-        regions: list[set[Block]] = []
-        while True:
-            cfg = ControlFlowGraph(self.func)
-            for block in cfg.blocks:
-                terminator = block.last_op
-                if (
-                    block in done
-                    or not isinstance(terminator, InstructionOp)
-                    or not uniformity.is_divergent(terminator)
-                ):
-                    continue
-                done.add(block)
-                join = cfg.immediate_post_dominator(block)
-                if join is None or _only_returns(join):
-                    continue
-                region = _region(cfg, block, join)
-                if not self.reconverges(region, join):
-                    continue
-                depth = sum(block in r for r in regions)
-                self.wrap(block, terminator, join, region, depth)
-                regions.append(region | {block})
-                break
-            else:
-                return
+        """Wrap every divergent region that needs it; the regions are found on the CFG as
+        read, and a region's BSYNC block joins every region around it (linear: no CFG is
+        rebuilt per region)."""
+        cfg = ControlFlowGraph(self.func)
+        wrapped: list[tuple[Block, InstructionOp, Block, set[Block]]] = []
+        for block in cfg.blocks:
+            terminator = block.last_op
+            if not isinstance(terminator, InstructionOp) or not uniformity.is_divergent(
+                terminator
+            ):
+                continue
+            join = cfg.immediate_post_dominator(block)
+            if join is None or _only_returns(join):
+                continue
+            region = _region(cfg, block, join)
+            if self.reconverges(region, join):
+                wrapped.append((block, terminator, join, region))
+        regions = [region | {block} for block, _, _, region in wrapped]
+        for index, (block, terminator, join, region) in enumerate(wrapped):
+            depth = sum(block in r for r in regions[:index])
+            sync_block = self.wrap(block, terminator, join, region, depth)
+            if sync_block is None:
+                continue
+            for other in regions:
+                if block in other:
+                    other.add(sync_block)
+            for _, _, _, other_region in wrapped[index + 1 :]:
+                if block in other_region:
+                    other_region.add(sync_block)
 
     def reconverges(self, region: set[Block], join: Block) -> bool:
         """Whether ptxas wraps a divergent region in BSSY / BSYNC: always, unless the
@@ -392,11 +396,13 @@ class _Expansion:
         join: Block,
         region: set[Block],
         depth: int,
-    ) -> None:
+    ) -> Block | None:
+        """Put the BSSY before the region and its BSYNC in a new block before the join;
+        return that block (None: not wrapped)."""
         suffix = ".RECONVERGENT" if self.sm >= 100 else ""
         entry = _loop_entry(branch_block, region) if branch_block in region else branch
         if entry is None:
-            return  # a loop entered from several places: not wrapped
+            return None  # a loop entered from several places: not wrapped
         before_entry = entry.prev_op
         anchor = before_entry if isinstance(before_entry, InstructionOp) else entry
         bssy = new_sass(f"BSSY{suffix}", anchor, [ImmAttr(depth)])
@@ -428,6 +434,7 @@ class _Expansion:
                 if successor is join:
                     terminator.successors[i] = sync_block
         self.bsync_of[bsync] = bssy
+        return sync_block
 
     # -- the instructions ---------------------------------------------------------------
 
