@@ -89,8 +89,9 @@ KNOWN_MISMATCHES: dict[tuple[str, str], str] = {
         "in BSSY / BSYNC with YIELD; ori keeps the branch and no reconvergence for it"
     ),
     ("shfl_sync_in_divergent_branch", "-arch=sm_90a -O0"): (
-        "the WARPSYNC.COLLECTIVE path that -O0 takes for every warp-level op is not "
-        "modelled"
+        "after the join of a region that ran a collective, ptxas -O0 wraps the next "
+        "full-mask collective (line 23) in its own BSSY / BSYNC, and puts the "
+        "region's BSSY on the branch's line (18), not the setp's; ori does neither"
     ),
 }
 

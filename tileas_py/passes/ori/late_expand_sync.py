@@ -7,7 +7,9 @@ pseudo-instructions and what they are in ori:
   instruction that needs the whole warp (a CTA barrier, `setmaxnreg`, a full-mask warp-level
   `.sync` op) where the warp may be diverged (`Convergence`); `WARPSYNC <mask>` before a
   partial-mask one there; `bar.warp.sync` itself becomes `WARPSYNC.ALL` / `WARPSYNC <mask>`
-  there and nothing in converged code.
+  there and nothing in converged code. At -O0 every warp-level op with a member mask takes
+  the collective path instead (`WARPSYNC.COLLECTIVE` before, `ENDCOLLECTIVE` after), and a
+  divergent region holding one is wrapped in BSSY / BSYNC.
 - *SYNC.BLOCK*: CTA barriers become `BAR.SYNC.DEFER_BLOCKING`, `BAR.ARV`, `BAR.RED` (+
   `B2R.RESULT`); a cluster wait falls back to `BAR.SYNC 0` outside cluster launches.
 - *SYNC.CONVERGE*: a divergent branch whose region (up to its immediate post-dominator)
@@ -37,9 +39,9 @@ Under `-c` or `-g`, and from sm_90 on in any function that works on mbarriers, a
 memory barrier keeps a `MEMBAR.ALL.CTA` before it (ptxas 13.5's conservative form).
 
 Not modelled: if-conversion and unrolling (general optimizations, not sync phases), the
-`BRA.DIV` collective path of warp-level ops in divergent code, and sm_75's warp-sync helper
-calls. On targets before sm_70
-(no WARPSYNC or BSSY) the pass fails with seed 003's message.
+`BRA.DIV` collective path of warp-level ops in divergent code above -O0, and sm_75's
+warp-sync helper calls. On targets before sm_70 (no WARPSYNC or BSSY) the pass fails with
+seed 003's message.
 
 Example (sm_90a, default options):
 
@@ -379,10 +381,17 @@ class _Expansion:
             return True
         if any(_spin_loop(b) is not None or _is_retry(b) for b in region):
             return False  # every thread leaves an mbarrier wait loop
-        if any(needs_whole_warp(i) for i in insts):
+        if any(self.synchronizes_warp(i) for i in insts):
             return False
         partial = any(member_mask(i) is not None for i in insts)
         return not (partial and _starts_with_full_warp_sync(join))
+
+    def synchronizes_warp(self, inst: InstructionOp) -> bool:
+        """An instruction the program runs with the whole warp, which ptxas meets with a
+        `WARPSYNC` (at -O0 warp-level ops take the collective path instead)."""
+        if self.options.opt_level == 0 and member_mask(inst) is not None:
+            return False
+        return needs_whole_warp(inst)
 
     def needs_reconvergence(self, inst: InstructionOp) -> bool:
         """An elected bulk copy (its issue loop needs the warp back together)."""
@@ -452,10 +461,17 @@ class _Expansion:
             return
         parts = opcode_parts(inst)
         at_o0 = self.options.opt_level == 0
-        if parts[:2] == ["bar", "warp"]:
-            self.expand_warp_sync(inst, diverged or at_o0)
+        if at_o0 and member_mask(inst) is not None:
+            # -O0 takes the collective path for every warp-level op, whatever the mask.
+            insert_before(inst, [new_sass("WARPSYNC.COLLECTIVE", inst)])
+            insert_after(inst, [new_sass("ENDCOLLECTIVE", inst)])
+            if parts[:2] == ["bar", "warp"]:
+                set_sass_opcode(inst, "")
+                return
+        elif parts[:2] == ["bar", "warp"]:
+            self.expand_warp_sync(inst, diverged)
             return
-        if needs_whole_warp(inst) and (
+        elif needs_whole_warp(inst) and (
             diverged or (at_o0 and isinstance(inst, BarrierOp))
         ):
             insert_before(inst, [new_sass("WARPSYNC.ALL", inst)])
