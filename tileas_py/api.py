@@ -42,8 +42,11 @@ def make_context() -> Context:
     """A context with every dialect of xDSL and of tileas-py, loaded on first use."""
     from xdsl.dialects import get_all_dialects as get_xdsl_dialects
 
+    from tileas_py.dialects import get_dialect_overrides
+
     ctx = Context()
-    for name, factory in {**get_xdsl_dialects(), **get_all_dialects()}.items():
+    dialects = {**get_xdsl_dialects(), **get_all_dialects(), **get_dialect_overrides()}
+    for name, factory in dialects.items():
         ctx.register_dialect(name, factory)
     return ctx
 

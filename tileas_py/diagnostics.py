@@ -24,9 +24,10 @@ from itertools import accumulate
 from typing import Literal, NoReturn
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException, VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tileas_py.xdsl_gaps import RobustParser
 
@@ -60,6 +61,13 @@ class LocatedParser(RobustParser):
     ) -> None:
         super().__init__(ctx, text, name)
         self.source = SourceText(name, text, line_offset)
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        # An input holding nothing but comments is an empty module, as for mlir-opt
+        # (a `--split-input-file` chunk after the last op, often).
+        if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:  # pyright: ignore[reportPrivateUsage]
+            return ModuleOp([])
+        return super().parse_module(allow_implicit_module)
 
     def parse_operation(self) -> Operation:
         start = self.pos

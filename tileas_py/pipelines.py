@@ -40,6 +40,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from tileas_py.dialects import nv_tileas
 from tileas_py.dialects.nv_tileaa import TARGET_SPEC, TargetSpecAttr
 from tileas_py.passes.ori.fixup_gmma_sequence import OriFixupGmmaSequencePass
 from tileas_py.passes.ori.propagate_gmma import OriPropagateGmmaPass
@@ -244,8 +245,9 @@ class TileasWgmmaToPtxPipeline(ModulePass):
             op.verify()
 
 
-DYNAMIC_PERSISTENT = "nv_tileas.dynamic_persistent"
-"""A kernel marked with this unit attribute is made dynamic persistent by `tileas-to-ptx`."""
+DYNAMIC_PERSISTENT = nv_tileas.DYNAMIC_PERSISTENT
+"""A kernel marked with this unit attribute is made dynamic persistent by `tileas-to-ptx`
+(and only such a kernel)."""
 
 TILEAS_STAGES = (
     "tileas-dynamic-persistent",
@@ -278,7 +280,7 @@ PTXAS_STAGES = ("ptxas-pipeline",)
 @dataclass(frozen=True)
 class TileasToPtxPipeline(ModulePass):
     """From the tile level to PTX: the tileas passes in tileiras's order
-    (`TILEAS_STAGES`; `tileas-dynamic-persistent` only when a kernel has the unit
+    (`TILEAS_STAGES`; `tileas-dynamic-persistent` only on the kernels with the unit
     attribute `nv_tileas.dynamic_persistent`, `tileas-insert-OCG-knobs` only for
     `nv_tileaa.target_spec` sm 100 and later), `convert-tileas-to-nvvm`,
     `convert-nvvm-to-ori`, then `ptxas-pipeline` (ptxas's ori phases in ptxas's order).
@@ -295,6 +297,32 @@ class TileasToPtxPipeline(ModulePass):
     stop_after: str = "ori"
     """Where to stop: `tileas` (after the tileas passes), `nvvm` (after
     convert-tileas-to-nvvm) or `ori` (the whole flow)."""
+
+    num_sms: int = 132
+    """`tileas-dynamic-persistent`'s launch grid: one CTA per SM."""
+
+    producer_registers: int = 40
+    """`convert-tileas-to-nvvm`'s budget of the warpgroups that issue no WGMMA."""
+
+    consumer_registers: int = 0
+    """`convert-tileas-to-nvvm`'s budget of the WGMMA warpgroups (0: computed)."""
+
+    def stage(self, name: str) -> ModulePass:
+        """The pass of stage `name`, with the options this pipeline gives it."""
+        from tileas_py.passes import get_all_passes
+        from tileas_py.passes.lowering.convert_tileas_to_nvvm import (
+            ConvertTileasToNvvmPass,
+        )
+        from tileas_py.passes.tileas.dynamic_persistent import DynamicPersistentPass
+
+        if name == DynamicPersistentPass.name:
+            return DynamicPersistentPass(num_sms=self.num_sms, marked_only=True)
+        if name == ConvertTileasToNvvmPass.name:
+            return ConvertTileasToNvvmPass(
+                producer_registers=self.producer_registers,
+                consumer_registers=self.consumer_registers,
+            )
+        return get_all_passes()[name]()()
 
     def stage_names(self, op: ModuleOp) -> tuple[str, ...]:
         """The passes this run applies to `op`, in order."""
@@ -313,14 +341,11 @@ class TileasToPtxPipeline(ModulePass):
         return (*tileas, *LOWERING_STAGES, *PTXAS_STAGES)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from tileas_py.passes import get_all_passes
-
         if self.stop_after not in ("tileas", "nvvm", "ori"):
             raise PassFailedException(
                 f"tileas-to-ptx: stop-after must be tileas, nvvm or ori, got "
                 f"'{self.stop_after}'"
             )
-        passes = get_all_passes()
         for name in self.stage_names(op):
-            passes[name]()().apply(ctx, op)
+            self.stage(name).apply(ctx, op)
             op.verify()

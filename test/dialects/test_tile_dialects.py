@@ -9,7 +9,8 @@ from xdsl.dialects.builtin import (
     f16,
     f32,
 )
-from xdsl.ir import Block, Region
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.traits import MemoryEffectKind, get_effects
 from xdsl.utils.exceptions import VerifyException
 
 from tileas_py.dialects.cute_nvgpu import (
@@ -19,11 +20,14 @@ from tileas_py.dialects.cute_nvgpu import (
     S2tCopyAtomType,
     SM90MmaAtomType,
 )
+from tileas_py.dialects.nv_tileaa import ExtractOp
 from tileas_py.dialects.nv_tileas import (
     AgentLikeOpInterface,
     AgentSwitchOp,
     AllocTensorOp,
     BlockedEncodingAttr,
+    ConvertLayoutOp,
+    CopyOp,
     CTALayoutAttr,
     DotOp,
     MmaEncodingAttr,
@@ -73,6 +77,14 @@ def test_cta_layout_expand_and_squeeze_are_inverse() -> None:
     assert cta.num_ctas == 2
 
 
+def test_cta_layout_fit_replicates_what_the_shape_cannot_split() -> None:
+    cta = CTALayoutAttr([2, 4], [2, 4], [1, 0])
+    assert cta.fit([128, 64]) is cta
+    fitted = cta.fit([1, 2])
+    assert fitted == CTALayoutAttr([2, 4], [1, 2], [1, 0])
+    fitted.verify()
+
+
 def test_with_cta_changes_only_the_cta_part() -> None:
     blocked = BlockedEncodingAttr([1, 8], [4, 8], [4, 1], [1, 0])
     tile = TensorType(f32, [128, 64], blocked)
@@ -104,6 +116,40 @@ def test_dot_checks_operand_majorness() -> None:
     atom = SM90MmaAtomType((64, 128, 16), (Major.K, Major.MN), (f16, f16, f32))
     with pytest.raises(VerifyException, match="B is mn-major in the atom"):
         DotOp(a, b, c, atom).verify()
+
+
+def effect_kinds(op: Operation) -> set[tuple[MemoryEffectKind, SSAValue | None]]:
+    effects = get_effects(op)
+    assert effects is not None
+    return {
+        (e.kind, e.value if isinstance(e.value, SSAValue) else None) for e in effects
+    }
+
+
+def test_memory_effects_follow_where_tiles_live() -> None:
+    blocked = TensorType(f32, [64], BlockedEncodingAttr([1], [32], [4], [0]))
+    shared = TensorType(f32, [64], SharedEncodingAttr(0, [0]))
+    x, buf = AllocTensorOp(blocked), AllocTensorOp(shared)
+    assert effect_kinds(buf) == {(MemoryEffectKind.ALLOC, buf.result)}
+    to_regs = ConvertLayoutOp(buf, blocked)
+    assert effect_kinds(to_regs) == {(MemoryEffectKind.READ, buf.result)}
+    to_smem = ConvertLayoutOp(x, shared)
+    assert effect_kinds(to_smem) == {(MemoryEffectKind.ALLOC, to_smem.result)}
+    assert effect_kinds(ConvertLayoutOp(x, blocked)) == set()
+    copy = CopyOp(x, buf)
+    assert effect_kinds(copy) == {(MemoryEffectKind.WRITE, buf.result)}
+    smem_copy = CopyOp(buf, to_smem)
+    assert effect_kinds(smem_copy) == {
+        (MemoryEffectKind.READ, buf.result),
+        (MemoryEffectKind.WRITE, to_smem.result),
+    }
+    assert effect_kinds(ExtractOp(buf, [])) == {(MemoryEffectKind.READ, buf.result)}
+    assert effect_kinds(ExtractOp(x, [])) == set()
+    a, b, c = dot_operands(128, 128, 64)
+    assert effect_kinds(DotOp(a, b, c, ATOM)) == {
+        (MemoryEffectKind.READ, a.result),
+        (MemoryEffectKind.READ, b.result),
+    }
 
 
 def test_agent_switch_implements_the_agent_interface() -> None:

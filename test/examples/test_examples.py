@@ -3,7 +3,10 @@
 `examples/*sm90*.mlir` go through `tileas-opt FILE -p tileas-to-ptx -t ptx` and
 `ptxas -arch=sm_90a`: no error, no warning, no GMMA diagnostic (nothing serialized, no
 wait injected), and HGMMAs in the SASS: for the GEMMs one per `wgmma.mma_async` of the
-PTX, 2 consumers x 4 m64n128k16 per 64-deep K step (the loop is not unrolled); for the
+PTX, 4 m64nNk16 per 64-deep K step (the consumer agent's two warpgroups run the same
+code; the loop is not unrolled), the K
+loop keeping one WGMMA group in flight (`WARPGROUP.DEPBAR.LE gsb0, 0x1`) and the
+warpgroups trading registers (`USETMAXREG`); for the
 NVVM example one per `nvvm.wgmma.mma_async`. The sm_100 example runs the same command;
 its knobs are in the PTX, and `ptxas -arch=sm_100a` assembles it with one FFMA per
 `fma.rn.f32` and no message but the knobs' "unsupported" warnings.
@@ -14,19 +17,24 @@ from pathlib import Path
 import pytest
 
 from tileas_py.hw.gmma_diagnostics import parse_ptxas_output
+from tileas_py.ptx.sass import innermost_loop, listing
 from tileas_py.ptx.toolchain import disassemble, run_ptxas
 from tileas_py.tools.tileas_opt import run_tool
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO_ROOT / "examples"
 HOPPER = sorted(EXAMPLES.glob("*sm90*.mlir"))
-GEMM_HGMMAS = 8
-"""Two consumer warpgroups, each K step a 64x128x64 dot = 4 x m64n128k16."""
+GEMM_HGMMAS = 4
+"""Each K step a 128xNx64 dot split over the consumer agent's two warpgroups, which run
+the same code: 4 x m64nNk16."""
+GEMM_INSTRUCTION = {"gemm_128x256_sm90a": "HGMMA.64x256x16.F32"}
+"""The examples' WGMMA shape, m64n128k16 unless named here."""
 
 
 def test_there_are_the_gemm_examples() -> None:
     assert {p.stem for p in HOPPER} >= {
         "gemm_sm90a",
+        "gemm_128x256_sm90a",
         "gemm_persistent_sm90a",
         "gemm_cluster_sm90a",
     }
@@ -46,7 +54,17 @@ def test_hopper_example_assembles_cleanly(example: Path, tmp_path: Path) -> None
     assert hgmma
     if example.stem.startswith("gemm"):
         assert len(hgmma) == ptx.read_text().count("wgmma.mma_async") == GEMM_HGMMAS
-        assert all(line.startswith("HGMMA.64x128x16.F32") for line in hgmma)
+        shape = GEMM_INSTRUCTION.get(example.stem, "HGMMA.64x128x16.F32")
+        assert all(line.startswith(shape) for line in hgmma)
+        # The K loop keeps one WGMMA group in flight; the warpgroups trade registers.
+        code = listing(ptx.with_suffix(".cubin"))
+        loop = innermost_loop(code, "HGMMA")
+        assert loop is not None
+        assert "WARPGROUP.DEPBAR.LE gsb0, 0x1" in [i.text for i in loop.body]
+        assert {i.opcode for i in code} >= {
+            "USETMAXREG.DEALLOC.CTAPOOL",
+            "USETMAXREG.TRY_ALLOC.CTAPOOL",
+        }
     else:
         assert len(hgmma) == example.read_text().count("nvvm.wgmma.mma_async")
 
@@ -90,7 +108,7 @@ def test_cluster_example_is_planned_and_clustered(tmp_path: Path) -> None:
     assert "nv_tileas.convert_layout" not in tiles
     planned = "ctas_per_cluster = [2, 1], split = [1, 1]"
     zeros = [line for line in tiles.splitlines() if "arith.constant" in line]
-    assert sum(planned in line for line in zeros) == 2
+    assert sum(planned in line for line in zeros) == 1  # the one accumulator
     ptx = lowered(
         "gemm_cluster_sm90a.mlir", tmp_path, "-p", "tileas-to-ptx", "-t", "ptx"
     )
@@ -104,7 +122,11 @@ def test_persistent_example_loops_over_program_ids(tmp_path: Path) -> None:
     )
     assert "nv_tileaa.is_valid_program_id" in tiles
     assert "nv_tileas.cancel_next_program_id" in tiles
+    assert "nv_tileas.persistent_grid = array<i32: 132, 1, 1>" in tiles
     ptx = lowered(
         "gemm_persistent_sm90a.mlir", tmp_path, "-p", "tileas-to-ptx", "-t", "ptx"
     )
     assert "%nctaid.x" in ptx
+    # The launch grid, for the launcher; the tile grid comes in the last parameters.
+    assert ".visible .const .align 4 .b32 gemm_persistent_grid[3] = {132, 1, 1};" in ptx
+    assert [f"gemm_param_{i}" in ptx for i in range(3, 6)] == [True] * 3

@@ -1,4 +1,7 @@
-"""cicc's tcgen05.mma validation rules and their exact texts."""
+"""The tcgen05.mma rules (ptxas 13.5's verdicts, cicc's texts where cicc has the rule).
+
+`test_tcgen05_ptxas.py` probes each rule against ptxas itself.
+"""
 
 import pytest
 
@@ -15,6 +18,7 @@ from tileas_py.hw.tcgen05 import (
 SM100A = Arch(100, ArchVariant.ARCH_CONDITIONAL)
 SM100F = Arch(100, ArchVariant.FAMILY_CONDITIONAL)
 SM103A = Arch(103, ArchVariant.ARCH_CONDITIONAL)
+SM110A = Arch(110, ArchVariant.ARCH_CONDITIONAL)
 SM120A = Arch(120, ArchVariant.ARCH_CONDITIONAL)
 
 
@@ -32,7 +36,15 @@ def test_legal_mma_has_no_errors() -> None:
     assert tcgen05.check(Tcgen05Mma(Kind.I8), SM100A) == []
 
 
-@pytest.mark.parametrize("arch", [Arch(90, ArchVariant.ARCH_CONDITIONAL), Arch(100)])
+@pytest.mark.parametrize(
+    "arch",
+    [
+        Arch(90, ArchVariant.ARCH_CONDITIONAL),
+        Arch(100),
+        SM120A,
+        Arch(101, ArchVariant.ARCH_CONDITIONAL),
+    ],
+)
 def test_arch_gate(arch: Arch) -> None:
     assert tcgen05.check(Tcgen05Mma(Kind.F16), arch) == [
         "tcgen05.mma supported only on arch-conditional or family-conditional "
@@ -72,7 +84,7 @@ def test_arch_gate(arch: Arch) -> None:
         ),
         (
             Tcgen05Mma(Kind.F16, scale_input_accumulator=True),
-            SM103A,
+            SM110A,
             "Scale input accumulator is not supported on this architecture.",
         ),
         (
@@ -126,7 +138,10 @@ def test_allowed_combinations_around_each_rule() -> None:
         tcgen05.check(Tcgen05Mma(Kind.F16, scale_input_accumulator=True), SM100F) == []
     )
     assert (
-        tcgen05.check(Tcgen05Mma(Kind.TF32, scale_input_accumulator=True), SM120A) == []
+        tcgen05.check(Tcgen05Mma(Kind.TF32, scale_input_accumulator=True), SM103A) == []
+    )
+    assert (
+        tcgen05.check(Tcgen05Mma(Kind.I8, scale_input_accumulator=True), SM100A) == []
     )
     assert (
         tcgen05.check(

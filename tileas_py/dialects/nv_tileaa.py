@@ -50,6 +50,7 @@ from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
+    lazy_traits_def,
     operand_def,
     opt_prop_def,
     prop_def,
@@ -61,11 +62,13 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
+    AlwaysSpeculatable,
     CallableOpInterface,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
     NoMemoryEffect,
+    OpTrait,
     Pure,
     ReturnLike,
     SymbolOpInterface,
@@ -388,6 +391,13 @@ class IsValidProgramIdOp(IRDLOperation):
         super().__init__(operands=[x, y, z], result_types=[i1])
 
 
+def _extract_traits() -> tuple[OpTrait, ...]:
+    # nv_tileas's ops import this module: its effects are looked up once both exist.
+    from tileas_py.dialects.nv_tileas.effects import ReadsSharedOperands
+
+    return (ReadsSharedOperands(), AlwaysSpeculatable())
+
+
 @irdl_op_definition
 class ExtractOp(IRDLOperation):
     """
@@ -402,7 +412,7 @@ class ExtractOp(IRDLOperation):
     indices = var_operand_def(IndexType)
     result = result_def()
 
-    traits = traits_def(Pure())
+    traits = lazy_traits_def(_extract_traits)
 
     assembly_format = (
         "$tensor `[` $indices `]` attr-dict `:` type($tensor) `->` type($result)"

@@ -8,9 +8,16 @@ bits and are only meaningful in the context that queries them: `rnd` (bits 2:0) 
 the accumulator type of a fragment store) overlaps `al`/`bl`. `MmaDescriptor` is the view
 `mma.sync` uses; `pack`/`query` give raw access to every key.
 
-The matrix of legal (shape, input type, accumulator type, minimum SM) combinations is what
-ptxas 13.5 accepts for `mma.sync.aligned` (sm_70 and sm_72, which ptxas 13 no longer
-targets, from the PTX ISA); docs/fidelity.md lists where it differs from the reference notes.
+The PTX builder prints the modifiers ptxas accepts: a rounding mode only on an f64 MMA and
+`.satfinite` only on a 4- or 8-bit integer one (the `rnd` bits mean something else in
+other contexts, and ptxas rejects the modifiers elsewhere: "Illegal rounding modifier for
+instruction 'mma'", "Illegal modifier '.satfinite' for instruction 'mma'").
+
+The matrix of legal (shape, input type, accumulator type, single-bit operation, minimum SM)
+combinations is what ptxas 13.5 accepts for `mma.sync.aligned` (sm_70 and sm_72, which
+ptxas 13 no longer targets, from the PTX ISA); test/hw/test_mma_vs_ptxas.py assembles one
+probe per rule with ptxas, and docs/fidelity.md lists where it differs from the reference
+notes.
 
 PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#warp-level-matrix-instructions-mma
 """
@@ -245,9 +252,9 @@ def mma_sync_ptx(word: int, c_type: int, d_type: int | None = None) -> str:
         "col" if desc.a_layout else "row",
         "col" if desc.b_layout else "row",
     ]
-    if desc.rounding is not Rounding.NONE:
+    if desc.rounding is not Rounding.NONE and desc.a_type is MmaType.F64:
         parts.append(desc.rounding.name.lower())
-    if desc.satfinite:
+    if desc.satfinite and desc.a_type in SATURATING_INPUTS:
         parts.append("satfinite")
     parts += [d.ptx, desc.a_type.ptx, desc.b_type.ptx, c.ptx]
     if desc.b1_op is B1Op.AND_POPC:
@@ -257,20 +264,32 @@ def mma_sync_ptx(word: int, c_type: int, d_type: int | None = None) -> str:
     return ".".join(parts)
 
 
+SATURATING_INPUTS = frozenset({MmaType.S4, MmaType.U4, MmaType.S8, MmaType.U8})
+"""The input types whose MMA takes `.satfinite`."""
+
+_ANY_B1_OP = frozenset({B1Op.XOR_POPC, B1Op.AND_POPC})
+
+
 @dataclass(frozen=True)
 class MmaVariant:
-    """One row of the matrix: a shape, its input types, accumulators and minimum SM."""
+    """One row of the matrix: a shape, its input types, accumulators, the single-bit
+    operations it allows (single-bit inputs only) and its minimum SM."""
 
     shape: MmaShape
     inputs: frozenset[MmaType]
     accumulators: frozenset[MmaType]
     min_sm: int
+    b1_ops: frozenset[B1Op] = frozenset()
 
 
 def _variant(
-    shape: MmaShape, inputs: set[MmaType], accumulators: set[MmaType], min_sm: int
+    shape: MmaShape,
+    inputs: set[MmaType],
+    accumulators: set[MmaType],
+    min_sm: int,
+    b1_ops: frozenset[B1Op] = frozenset(),
 ) -> MmaVariant:
-    return MmaVariant(shape, frozenset(inputs), frozenset(accumulators), min_sm)
+    return MmaVariant(shape, frozenset(inputs), frozenset(accumulators), min_sm, b1_ops)
 
 
 _F16_ACC = {MmaType.F16, MmaType.F32}
@@ -295,33 +314,49 @@ MATRIX: tuple[MmaVariant, ...] = (
     _variant(MmaShape.M8N8K32, _INT4, {MmaType.S32}, 75),
     _variant(MmaShape.M16N8K32, _INT4, {MmaType.S32}, 80),
     _variant(MmaShape.M16N8K64, _INT4, {MmaType.S32}, 80),
-    _variant(MmaShape.M8N8K128, {MmaType.B1}, {MmaType.S32}, 75),
-    _variant(MmaShape.M16N8K128, {MmaType.B1}, {MmaType.S32}, 80),
-    _variant(MmaShape.M16N8K256, {MmaType.B1}, {MmaType.S32}, 80),
+    # ptxas: "Modifier '.and' on 'mma' requires .target sm_80 or higher".
+    _variant(
+        MmaShape.M8N8K128, {MmaType.B1}, {MmaType.S32}, 75, frozenset({B1Op.XOR_POPC})
+    ),
+    _variant(
+        MmaShape.M8N8K128, {MmaType.B1}, {MmaType.S32}, 80, frozenset({B1Op.AND_POPC})
+    ),
+    _variant(MmaShape.M16N8K128, {MmaType.B1}, {MmaType.S32}, 80, _ANY_B1_OP),
+    _variant(MmaShape.M16N8K256, {MmaType.B1}, {MmaType.S32}, 80, _ANY_B1_OP),
 )
 """Every `mma.sync.aligned` variant with its minimum SM (ptxas 13.5, PTX ISA for sm_7x)."""
 
 
 def find_variant(
-    shape: MmaShape, a_type: MmaType, b_type: MmaType, accumulator: MmaType
+    shape: MmaShape,
+    a_type: MmaType,
+    b_type: MmaType,
+    accumulator: MmaType,
+    b1_op: B1Op | None = None,
 ) -> MmaVariant | None:
-    """The matrix row that allows this combination, if any."""
+    """The matrix row that allows this combination, if any. A single-bit MMA is matched
+    with its operation when given (`b1_op`), else with any."""
     for variant in MATRIX:
         if (
             variant.shape == shape
             and a_type in variant.inputs
             and b_type in variant.inputs
             and accumulator in variant.accumulators
+            and (b1_op is None or not variant.b1_ops or b1_op in variant.b1_ops)
         ):
             return variant
     return None
 
 
 def min_sm(
-    shape: MmaShape, a_type: MmaType, b_type: MmaType, accumulator: MmaType
+    shape: MmaShape,
+    a_type: MmaType,
+    b_type: MmaType,
+    accumulator: MmaType,
+    b1_op: B1Op | None = None,
 ) -> int | None:
     """The oldest SM that runs this `mma.sync`, or None where no SM does."""
-    variant = find_variant(shape, a_type, b_type, accumulator)
+    variant = find_variant(shape, a_type, b_type, accumulator, b1_op)
     return None if variant is None else variant.min_sm
 
 

@@ -31,7 +31,7 @@ from tileas_py.diagnostics import (
     location_of,
     op_message,
 )
-from tileas_py.dialects import get_all_dialects
+from tileas_py.dialects import get_all_dialects, get_dialect_overrides
 from tileas_py.passes import get_all_passes
 from tileas_py.universe import get_all_targets
 
@@ -54,11 +54,17 @@ class TileasOptMain(xDSLOptMain):
     # installed, so only names it lacks are added (registering a dialect twice raises).
 
     def register_all_dialects(self) -> None:
-        super().register_all_dialects()
-        registered = set(self.ctx.registered_dialect_names)
-        for name, factory in get_all_dialects().items():
-            if name not in registered:
-                self.ctx.register_dialect(name, factory)
+        from xdsl.universe import Universe
+
+        # xDSL's multiverse (which holds our universe when the package is installed), with
+        # our own versions of the dialects we override (tileas_py.dialects.OVERRIDES).
+        dialects = {
+            **get_all_dialects(),
+            **Universe.get_multiverse().all_dialects,
+            **get_dialect_overrides(),
+        }
+        for name, factory in dialects.items():
+            self.ctx.register_dialect(name, factory)
 
     def register_all_passes(self) -> None:
         super().register_all_passes()
@@ -206,8 +212,9 @@ def describe_failure(e: DiagnosticException, module: ModuleOp | None) -> Diagnos
     """One diagnostic for a verifier error or a pass failure, at the op it is about."""
     if isinstance(e, LocatedPassFailure):
         return Diagnostic("error", e.message, location_of(e.op))
-    message = str(e).strip()
-    culprit = find_unverified_op(module) if module is not None else None
+    # Upstream's words as they are, down to a leading space (` `satfinite` can be...`).
+    message = str(e).strip("\n").rstrip()
+    culprit = find_unverified_op(module, message) if module is not None else None
     if isinstance(e, PlainVerifyException):
         culprit = e.op if e.op is not None else culprit
         return Diagnostic("error", message, location_of(culprit))
@@ -216,14 +223,23 @@ def describe_failure(e: DiagnosticException, module: ModuleOp | None) -> Diagnos
     return Diagnostic("error", op_message(culprit, message), location_of(culprit))
 
 
-def find_unverified_op(module: ModuleOp) -> Operation | None:
-    """The first op (in pre-order) whose own verifier rejects it."""
+def find_unverified_op(
+    module: ModuleOp, message: str | None = None
+) -> Operation | None:
+    """The first op (in pre-order) whose own verifier rejects it with `message`, else
+    the first op whose own verifier rejects it at all.
+
+    An op may fail for a second reason of its own (a module's duplicate symbols) that
+    the full verification, which checks nested ops first, did not report."""
+    first: Operation | None = None
     for op in module.walk():
         try:
             op.verify(verify_nested_ops=False)
-        except DiagnosticException:
-            return op
-    return None
+        except DiagnosticException as e:
+            if message is None or str(e).strip() == message:
+                return op
+            first = first or op
+    return first
 
 
 def run_tool(args: Sequence[str] | None = None) -> int:

@@ -90,7 +90,6 @@ def _abridge(text: str) -> str:
 
 def stages(example: Path = EXAMPLE) -> Iterator[tuple[str, str]]:
     """(stage name, the IR after it) for every stage of tileas-to-ptx on `example`."""
-    from tileas_py.passes import get_all_passes
     from tileas_py.pipelines import TileasToPtxPipeline
     from tileas_py.ptx.writer import PtxTarget
     from tileas_py.tools.tileas_opt import TileasOptMain
@@ -99,10 +98,10 @@ def stages(example: Path = EXAMPLE) -> Iterator[tuple[str, str]]:
     text = (REPO_ROOT / example).read_text()
     module = Parser(ctx, text, str(example)).parse_module()
     yield "input", _print(module)
-    passes = get_all_passes()
+    pipeline = TileasToPtxPipeline()
     previous = _print(module)
-    for name in TileasToPtxPipeline().stage_names(module):
-        passes[name]()().apply(ctx, module)
+    for name in pipeline.stage_names(module):
+        pipeline.stage(name).apply(ctx, module)
         module.verify()
         current = _print(module)
         yield name, "" if current == previous else current

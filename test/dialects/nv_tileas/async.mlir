@@ -77,3 +77,31 @@ func.func @pipeline(%t: tensor<128x64xf16, #blocked>, %phase: i1) {
 // CHECK-GENERIC-NEXT:  }, {
 // CHECK-GENERIC:       "nv_tileas.async.pipeline.consume_one"(%p) ({
 // CHECK-GENERIC:       "nv_tileas.cluster_barrier.arrive"() <{relaxed}> : () -> ()
+
+// A stage of two slots: acquired, filled and consumed together.
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+!stage = !nv_tileas.pipeline<4, tensor<128x64xf16, #shared>, tensor<64x128xf16, #sb>>
+func.func @two_slots() {
+  %p = nv_tileas.async.pipeline.create_pipeline : !stage
+  %a, %b = nv_tileas.async.pipeline.producer_acquire %p : !stage -> tensor<128x64xf16, #shared>, tensor<64x128xf16, #sb>
+  nv_tileas.async.pipeline.producer_commit %p : !stage
+  %ca, %cb = nv_tileas.async.pipeline.consumer_acquire %p : !stage -> tensor<128x64xf16, #shared>, tensor<64x128xf16, #sb>
+  nv_tileas.async.pipeline.consumer_release %p : !stage
+  nv_tileas.async.pipeline.consume_one %p : !stage -> () {
+  ^bb0(%x: tensor<128x64xf16, #shared>, %y: tensor<64x128xf16, #sb>):
+    nv_tileas.async.pipeline.yield
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @two_slots
+// CHECK-NEXT:    %p = nv_tileas.async.pipeline.create_pipeline : !nv_tileas.pipeline<4, tensor<128x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>, tensor<64x128xf16, #nv_tileas.shared<swizzle = 128, order = [0, 1]>>>
+// CHECK-NEXT:    %a, %b = nv_tileas.async.pipeline.producer_acquire %p : !nv_tileas.pipeline<4, {{.*}}> -> tensor<128x64xf16, {{.*}}>, tensor<64x128xf16, {{.*}}>
+// CHECK-NEXT:    nv_tileas.async.pipeline.producer_commit %p
+// CHECK-NEXT:    %ca, %cb = nv_tileas.async.pipeline.consumer_acquire %p : !nv_tileas.pipeline<4, {{.*}}> -> tensor<128x64xf16, {{.*}}>, tensor<64x128xf16, {{.*}}>
+// CHECK-NEXT:    nv_tileas.async.pipeline.consumer_release %p
+// CHECK-NEXT:    nv_tileas.async.pipeline.consume_one %p : !nv_tileas.pipeline<4, {{.*}}> -> () {
+// CHECK-NEXT:    ^bb0(%x: tensor<128x64xf16, {{.*}}>, %y: tensor<64x128xf16, {{.*}}>):
+
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "two_slots"
+// CHECK-GENERIC:       %a, %b = "nv_tileas.async.pipeline.producer_acquire"(%p) : (!nv_tileas.pipeline<4, tensor<128x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>, tensor<64x128xf16, #nv_tileas.shared<swizzle = 128, order = [0, 1]>>>) -> (tensor<128x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>, tensor<64x128xf16, #nv_tileas.shared<swizzle = 128, order = [0, 1]>>)

@@ -430,7 +430,7 @@ func.func @f(%p: !nv_tileas.pipeline<2, tensor<64x64xf16, #s>>) {
   %slot = nv_tileas.async.pipeline.producer_acquire %p : !nv_tileas.pipeline<2, tensor<64x64xf16, #s>> -> tensor<64x64xf32, #s>
   func.return
 }
-// CHECK: the slot type tensor<64x64xf32, #nv_tileas.shared<swizzle = 128, order = [1, 0]>> is not the pipeline's tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>
+// CHECK: the slot types (tensor<64x64xf32, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>) are not the pipeline's (tensor<64x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>)
 
 // -----
 
@@ -438,7 +438,7 @@ func.func @f(%p: !nv_tileas.pipeline<2, tensor<64x64xf16>>) {
   %slot = nv_tileas.async.pipeline.consumer_acquire %p : !nv_tileas.pipeline<2, tensor<64x64xf16>> -> tensor<32x64xf16>
   func.return
 }
-// CHECK: the slot type tensor<32x64xf16> is not the pipeline's tensor<64x64xf16>
+// CHECK: the slot types (tensor<32x64xf16>) are not the pipeline's (tensor<64x64xf16>)
 
 // -----
 
@@ -449,7 +449,15 @@ func.func @f(%p: !nv_tileas.pipeline<2, tensor<64x64xf16>>) {
   }
   func.return
 }
-// CHECK: the body takes one slot argument of type tensor<64x64xf16>
+// CHECK: the body takes one argument per slot, of types (tensor<64x64xf16>)
+
+// -----
+
+func.func @f(%p: !nv_tileas.pipeline<2, tensor<64x64xf16>, tensor<64x32xf16>>) {
+  %a = nv_tileas.async.pipeline.consumer_acquire %p : !nv_tileas.pipeline<2, tensor<64x64xf16>, tensor<64x32xf16>> -> tensor<64x64xf16>
+  func.return
+}
+// CHECK: the slot types (tensor<64x64xf16>) are not the pipeline's (tensor<64x64xf16>, tensor<64x32xf16>)
 
 // -----
 

@@ -128,3 +128,17 @@ builtin.module attributes {nvvm.target = #nvvm.target<chip = "sm_75">} {
 
 // Upstream accepts this; see docs/fidelity.md.
 // CHECK: error: 'nvvm.mma.sync' op is not supported on sm_75
+
+// -----
+
+// ptxas: "Modifier '.and' on 'mma' requires .target sm_80 or higher" (xor.popc runs on sm_75).
+builtin.module attributes {nvvm.target = #nvvm.target<chip = "sm_75">} {
+  func.func @p(%a : i32, %c : i32) {
+    %0 = nvvm.mma.sync A[%a] B[%a] C[%c, %c] {b1Op = #nvvm.mma_b1op<xor_popc>, layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<b1>, multiplicandBPtxType = #nvvm.mma_type<b1>, shape = #nvvm.shape<m = 8, n = 8, k = 128>} : (i32, i32, i32) -> !llvm.struct<(i32, i32)>
+    %1 = nvvm.mma.sync A[%a] B[%a] C[%c, %c] {b1Op = #nvvm.mma_b1op<and_popc>, layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<b1>, multiplicandBPtxType = #nvvm.mma_type<b1>, shape = #nvvm.shape<m = 8, n = 8, k = 128>} : (i32, i32, i32) -> !llvm.struct<(i32, i32)>
+    return
+  }
+}
+
+// Upstream accepts this; see docs/fidelity.md.
+// CHECK: invalid-mma.mlir:[[# @LINE - 6]]:{{[0-9]+}}: error: 'nvvm.mma.sync' op is not supported on sm_75

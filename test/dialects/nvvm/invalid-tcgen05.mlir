@@ -85,7 +85,7 @@ llvm.func @f(%d : !llvm.ptr<6>, %a : !llvm.ptr<6>, %ad : i64, %b : i64, %id : i3
 
 // -----
 
-builtin.module attributes {nvvm.target = #nvvm.target<chip = "sm_100a">} {
+builtin.module attributes {nvvm.target = #nvvm.target<chip = "sm_110a">} {
 llvm.func @f(%d : !llvm.ptr<6>, %a : !llvm.ptr<6>, %ad : i64, %b : i64, %id : i32, %en : i1, %s : i64, %m4 : vector<4xi32>, %m8 : vector<8xi32>) {
   nvvm.tcgen05.mma %d, %ad, %b, %id, %en scale = %s {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>} : (!llvm.ptr<6>, i64, i64, i32, i1, i64)
   llvm.return

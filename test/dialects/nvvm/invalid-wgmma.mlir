@@ -150,3 +150,39 @@ builtin.module attributes {nvvm.target = [#nvvm.target<chip = "sm_90a">, #nvvm.t
 
 // Upstream accepts this; see docs/fidelity.md.
 // CHECK: error: 'nvvm.wgmma.wait.group.sync.aligned' op is not supported on sm_100a
+
+// -----
+
+// Not upstream's: ptxas rejects s8 with u8 below PTX ISA 8.4 (sm_90a alone means PTX 8.0).
+builtin.module attributes {nvvm.target = #nvvm.target<chip = "sm_90a">} {
+  llvm.func @mixed_integers_ptx80(%a: i64, %b: i64, %acc: !llvm.struct<(i32, i32, i32, i32)>) {
+    %0 = nvvm.wgmma.mma_async %a, %b, %acc, #nvvm.shape<m = 64, n = 8, k = 32>, D [<s32>, #nvvm.wgmma_scale_out<one>], A [<u8>, #nvvm.wgmma_scale_in<one>, <row>], B [<s8>, #nvvm.wgmma_scale_in<one>, <col>] : !llvm.struct<(i32, i32, i32, i32)> -> !llvm.struct<(i32, i32, i32, i32)>
+    llvm.return
+  }
+}
+
+// CHECK: error: Feature 'WGMMA with mixed integer types' requires PTX ISA .version 8.4 or later
+
+// -----
+
+builtin.module attributes {nvvm.target = #nvvm.target<chip = "sm_90a", features = "+ptx83">} {
+  llvm.func @mixed_integers_ptx83(%a: i64, %b: i64, %acc: !llvm.struct<(i32, i32, i32, i32)>) {
+    %0 = nvvm.wgmma.mma_async %a, %b, %acc, #nvvm.shape<m = 64, n = 8, k = 32>, D [<s32>, #nvvm.wgmma_scale_out<one>], A [<s8>, #nvvm.wgmma_scale_in<one>, <row>], B [<u8>, #nvvm.wgmma_scale_in<one>, <col>] : !llvm.struct<(i32, i32, i32, i32)> -> !llvm.struct<(i32, i32, i32, i32)>
+    llvm.return
+  }
+}
+
+// CHECK: error: Feature 'WGMMA with mixed integer types' requires PTX ISA .version 8.4 or later
+
+// -----
+
+// With +ptx84 the same op is accepted.
+builtin.module attributes {nvvm.target = #nvvm.target<chip = "sm_90a", features = "+ptx84">} {
+  llvm.func @mixed_integers_ptx84(%a: i64, %b: i64, %acc: !llvm.struct<(i32, i32, i32, i32)>) {
+    %0 = nvvm.wgmma.mma_async %a, %b, %acc, #nvvm.shape<m = 64, n = 8, k = 32>, D [<s32>, #nvvm.wgmma_scale_out<one>], A [<s8>, #nvvm.wgmma_scale_in<one>, <row>], B [<u8>, #nvvm.wgmma_scale_in<one>, <col>] : !llvm.struct<(i32, i32, i32, i32)> -> !llvm.struct<(i32, i32, i32, i32)>
+    llvm.return
+  }
+}
+
+// CHECK: llvm.func @mixed_integers_ptx84
+// CHECK: nvvm.wgmma.mma_async

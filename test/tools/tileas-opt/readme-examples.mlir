@@ -14,14 +14,14 @@ func.func @drain() {
 // MAIN: builtin.module attributes {nvvm.target = #nvvm.target<chip = "sm_90a", features = "+ptx80">} {
 // MAIN: llvm.func @gemm_tile({{.*}}) attributes {nvvm.kernel, nvvm.maxnreg = 168 : i32, nvvm.reqntid = array<i32: 128, 1, 1>} {
 // MAIN: %tid = nvvm.read.ptx.sreg.tid.x range <i32, 0, 128> : i32
-// MAIN: nvvm.mbarrier.init %bar, %one : !llvm.ptr<3>, i32
+// MAIN: nvvm.mbarrier.init %bar, %one, predicate = %first : !llvm.ptr<3>, i32, i1
 // MAIN: nvvm.mbarrier.try_wait.parity %bar, %zero, %ticks : !llvm.ptr<3>, i32, i32
 // MAIN: nvvm.wgmma.fence.aligned
 // MAIN-NEXT: %acc0 = nvvm.wgmma.mma_async %desc_a, %desc_b, %acc_in, <m = 64, n = 32, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
 // MAIN-NEXT: %acc1 = nvvm.wgmma.mma_async %desc_a1, %desc_b1, %acc0, <m = 64, n = 32, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
 // MAIN-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // MAIN-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
-// MAIN-NEXT: llvm.store %acc1, %out
+// MAIN: llvm.store %v15, %p15 : f32, !llvm.ptr<1>
 // MAIN-NEXT: llvm.return
 
 // WORKED:      "builtin.module"() ({

@@ -28,7 +28,9 @@ from tileas_py.dialects.nv_tileas.async_ops import (
     WarpSpecializeOp,
 )
 from tileas_py.dialects.nv_tileas.attrs import (
+    DYNAMIC_PERSISTENT,
     NUM_WARPS,
+    PERSISTENT_GRID,
     BlockedEncodingAttr,
     CTALayoutAttr,
     MBarrierType,
@@ -65,7 +67,9 @@ from tileas_py.dialects.nv_tileas.ops import (
 )
 
 __all__ = [
+    "DYNAMIC_PERSISTENT",
     "NUM_WARPS",
+    "PERSISTENT_GRID",
     "AgentLikeOpInterface",
     "AgentSwitchOp",
     "AllocTensorOp",

@@ -228,18 +228,20 @@ class CreatePipelineOp(IRDLOperation):
         super().__init__(result_types=[pipeline_type])
 
 
-def verify_slot(pipeline: Attribute, slot: Attribute) -> None:
+def verify_slots(pipeline: Attribute, slots: Sequence[Attribute]) -> None:
     assert isinstance(pipeline, PipelineType)
-    if slot != pipeline.slot_type:
+    expected = pipeline.slot_types.data
+    if tuple(slots) != expected:
         raise VerifyException(
-            f"the slot type {slot} is not the pipeline's {pipeline.slot_type}"
+            f"the slot types ({', '.join(map(str, slots))}) are not the pipeline's "
+            f"({', '.join(map(str, expected))})"
         )
 
 
 @irdl_op_definition
 class ProducerAcquireOp(IRDLOperation):
     """
-    Waits until the producer's next slot is empty and returns it.
+    Waits until the producer's next stage is empty and returns its slots.
 
     Example: `%slot = nv_tileas.async.pipeline.producer_acquire %p : !pipe -> tensor<128x64xf16, #shared>`
     """
@@ -247,23 +249,25 @@ class ProducerAcquireOp(IRDLOperation):
     name = "nv_tileas.async.pipeline.producer_acquire"
 
     pipeline = operand_def(PipelineType)
-    slot = result_def(TensorType)
+    slots = var_result_def(TensorType)
 
-    assembly_format = "$pipeline attr-dict `:` type($pipeline) `->` type($slot)"
+    assembly_format = "$pipeline attr-dict `:` type($pipeline) `->` type($slots)"
 
     def __init__(self, pipeline: SSAValue | Operation) -> None:
         pipeline_type = SSAValue.get(pipeline).type
         assert isinstance(pipeline_type, PipelineType)
-        super().__init__(operands=[pipeline], result_types=[pipeline_type.slot_type])
+        super().__init__(
+            operands=[pipeline], result_types=[pipeline_type.slot_types.data]
+        )
 
     def verify_(self) -> None:
-        verify_slot(self.pipeline.type, self.slot.type)
+        verify_slots(self.pipeline.type, self.slots.types)
 
 
 @irdl_op_definition
 class ProducerCommitOp(IRDLOperation):
     """
-    Marks the producer's current slot full (an arrive on its full mbarrier).
+    Marks the producer's current stage full (an arrive on its full mbarrier).
 
     Example: `nv_tileas.async.pipeline.producer_commit %p : !pipe`
     """
@@ -283,32 +287,34 @@ class ProducerCommitOp(IRDLOperation):
 @irdl_op_definition
 class ConsumerAcquireOp(IRDLOperation):
     """
-    Waits until the consumer's next slot is full and returns it.
+    Waits until the consumer's next stage is full and returns its slots.
 
-    Example: `%slot = nv_tileas.async.pipeline.consumer_acquire %p : !pipe -> tensor<128x64xf16, #shared>`
+    Example: `%a, %b = nv_tileas.async.pipeline.consumer_acquire %p : !pipe -> tensor<128x64xf16, #sa>, tensor<64x128xf16, #sb>`
     """
 
     name = "nv_tileas.async.pipeline.consumer_acquire"
 
     pipeline = operand_def(PipelineType)
-    slot = result_def(TensorType)
+    slots = var_result_def(TensorType)
 
-    assembly_format = "$pipeline attr-dict `:` type($pipeline) `->` type($slot)"
+    assembly_format = "$pipeline attr-dict `:` type($pipeline) `->` type($slots)"
 
     def __init__(self, pipeline: SSAValue | Operation) -> None:
         pipeline_type = SSAValue.get(pipeline).type
         assert isinstance(pipeline_type, PipelineType)
-        super().__init__(operands=[pipeline], result_types=[pipeline_type.slot_type])
+        super().__init__(
+            operands=[pipeline], result_types=[pipeline_type.slot_types.data]
+        )
 
     def verify_(self) -> None:
-        verify_slot(self.pipeline.type, self.slot.type)
+        verify_slots(self.pipeline.type, self.slots.types)
 
 
 @irdl_op_definition
 class ConsumerReleaseOp(IRDLOperation):
     """
-    Hands the consumer's current slot back to the producer (an arrive on its empty
-    mbarrier).
+    Hands the consumer's oldest acquired stage back to the producer (an arrive on its
+    empty mbarrier).
 
     Example: `nv_tileas.async.pipeline.consumer_release %p : !pipe`
     """
@@ -328,8 +334,8 @@ class ConsumerReleaseOp(IRDLOperation):
 @irdl_op_definition
 class ConsumeOneOp(IRDLOperation):
     """
-    Acquires the consumer's next full slot, runs the body on it, then releases it; returns
-    what the body yields.
+    Acquires the consumer's next full stage, runs the body on its slots, then releases it;
+    returns what the body yields.
 
     Example:
     ```
@@ -360,7 +366,7 @@ class ConsumeOneOp(IRDLOperation):
         if body is None:
             pipeline_type = SSAValue.get(pipeline).type
             assert isinstance(pipeline_type, PipelineType)
-            body = Region(Block(arg_types=[pipeline_type.slot_type]))
+            body = Region(Block(arg_types=pipeline_type.slot_types.data))
         super().__init__(
             operands=[pipeline], result_types=[result_types], regions=[body]
         )
@@ -369,9 +375,10 @@ class ConsumeOneOp(IRDLOperation):
         pipeline = self.pipeline.type
         assert isinstance(pipeline, PipelineType)
         block = self.body.block
-        if tuple(block.arg_types) != (pipeline.slot_type,):
+        if tuple(block.arg_types) != pipeline.slot_types.data:
             raise VerifyException(
-                f"the body takes one slot argument of type {pipeline.slot_type}"
+                "the body takes one argument per slot, of types "
+                f"({', '.join(map(str, pipeline.slot_types.data))})"
             )
         terminator = block.last_op
         if not isinstance(terminator, PipelineYieldOp):

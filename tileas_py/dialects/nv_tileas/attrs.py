@@ -41,6 +41,14 @@ from tileas_py.dialects.utils import verified
 NUM_WARPS = "nv_tileas.num_warps"
 """The discardable attribute giving the number of warps an op, agent or function runs on."""
 
+DYNAMIC_PERSISTENT = "nv_tileas.dynamic_persistent"
+"""The unit attribute marking a kernel that `tileas-to-ptx` makes dynamic persistent."""
+
+PERSISTENT_GRID = "nv_tileas.persistent_grid"
+"""On a dynamic persistent kernel (and its `llvm.func`): the launch grid it is built
+for, `array<i32: x, y, z>`; the kernel takes the tile grid as its last three i32
+parameters (`tileas-dynamic-persistent`)."""
+
 SWIZZLE_BYTES = (0, 32, 64, 128)
 
 
@@ -149,6 +157,15 @@ class CTALayoutAttr(ParametrizedAttribute):
         split.insert(axis, 1)
         order = [d + 1 if d >= axis else d for d in ints(self.order)] + [axis]
         return CTALayoutAttr(ctas, split, order)
+
+    def fit(self, shape: Sequence[int]) -> CTALayoutAttr:
+        """The layout for a tile of `shape`: a dimension is split into at most as many
+        pieces as divide its size (a size-1, broadcast, dimension is replicated)."""
+        split = ints(self.split)
+        fitted = [math.gcd(s, size) for s, size in zip(split, shape, strict=True)]
+        if tuple(fitted) == split:
+            return self
+        return CTALayoutAttr(ints(self.ctas_per_cluster), fitted, ints(self.order))
 
     def squeeze(self, axis: int) -> CTALayoutAttr | None:
         """The layout with unit dimension `axis` removed; None if CTAs are spread on it."""
@@ -504,24 +521,30 @@ class TiledViewType(ParametrizedAttribute, TypeAttribute):
 @irdl_attr_definition
 class PipelineType(ParametrizedAttribute, TypeAttribute):
     """
-    An asynchronous producer / consumer pipeline: a ring of `depth` buffers (slots) of the
-    given tile type, each guarded by a full and an empty mbarrier.
+    An asynchronous producer / consumer pipeline: a ring of `depth` stages, each holding
+    one buffer (slot) per tile type and guarded by one full and one empty mbarrier. A
+    stage of several slots (CUTLASS's A and B tiles of one K step) is filled, handed over
+    and released as one.
 
-    Example: `!nv_tileas.pipeline<3, tensor<128x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>>`
+    Example: `!nv_tileas.pipeline<3, tensor<128x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>>`,
+    `!nv_tileas.pipeline<4, tensor<128x64xf16, #sa>, tensor<64x128xf16, #sb>>`
     """
 
     name = "nv_tileas.pipeline"
 
     depth: IntAttr
-    slot_type: TensorType
+    slot_types: ArrayAttr[TensorType]
 
-    def __init__(self, depth: int, slot_type: TensorType) -> None:
-        super().__init__(IntAttr(depth), slot_type)
+    def __init__(
+        self, depth: int, slot_types: TensorType | Sequence[TensorType]
+    ) -> None:
+        types = (slot_types,) if isinstance(slot_types, TensorType) else slot_types
+        super().__init__(IntAttr(depth), ArrayAttr(tuple(types)))
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
             printer.print_string(f"{self.depth.data}, ")
-            printer.print_attribute(self.slot_type)
+            printer.print_list(self.slot_types.data, printer.print_attribute)
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -529,15 +552,20 @@ class PipelineType(ParametrizedAttribute, TypeAttribute):
         with parser.in_angle_brackets():
             depth = parser.parse_integer(allow_boolean=False)
             parser.parse_punctuation(",")
-            slot_type = parser.parse_type()
-        return verified(parser, cls, start, (IntAttr(depth), slot_type))
+            types = parser.parse_comma_separated_list(
+                parser.Delimiter.NONE, parser.parse_type
+            )
+        return verified(parser, cls, start, (IntAttr(depth), ArrayAttr(types)))
 
     def verify(self) -> None:
         if self.depth.data < 1:
             raise VerifyException(
                 f"pipeline depth must be positive, got {self.depth.data}"
             )
-        verify_tile_type(self.slot_type)
+        if not self.slot_types.data:
+            raise VerifyException("a pipeline stage needs at least one slot type")
+        for slot_type in self.slot_types.data:
+            verify_tile_type(slot_type)
 
 
 @irdl_attr_definition

@@ -38,6 +38,7 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
+    AlwaysSpeculatable,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
@@ -66,6 +67,12 @@ from tileas_py.dialects.nv_tileas.attrs import (
     ints,
     is_shared,
     verify_tile_type,
+)
+from tileas_py.dialects.nv_tileas.effects import (
+    AllocatesResult,
+    ConvertLayoutEffects,
+    CopyEffects,
+    ReadsSharedOperands,
 )
 from tileas_py.dialects.nv_tileas.interfaces import MmaFamily
 
@@ -199,7 +206,9 @@ class ConvertLayoutOp(IRDLOperation):
     source = operand_def(TensorType)
     result = result_def(TensorType)
 
-    traits = traits_def(Pure(), TileLayoutsMatchRank())
+    traits = traits_def(
+        ConvertLayoutEffects(), AlwaysSpeculatable(), TileLayoutsMatchRank()
+    )
 
     assembly_format = "$source attr-dict `:` type($source) `->` type($result)"
 
@@ -305,7 +314,7 @@ class AllocTensorOp(IRDLOperation):
 
     result = result_def(TensorType)
 
-    traits = traits_def(TileLayoutsMatchRank())
+    traits = traits_def(AllocatesResult(), TileLayoutsMatchRank())
 
     assembly_format = "attr-dict `:` type($result)"
 
@@ -332,7 +341,7 @@ class CopyOp(IRDLOperation):
     dest = operand_def(T)
     result = result_def(T)
 
-    traits = traits_def(TileLayoutsMatchRank())
+    traits = traits_def(CopyEffects(), TileLayoutsMatchRank())
 
     assembly_format = "$source `,` $dest attr-dict `:` type($source) `->` type($dest)"
 
@@ -506,7 +515,9 @@ class DotOp(IRDLOperation):
     wait_group = prop_def(IntegerAttr[I64])
     result = result_def(T)
 
-    traits = traits_def(Pure(), MmaFamily(), TileLayoutsMatchRank())
+    traits = traits_def(
+        ReadsSharedOperands(), AlwaysSpeculatable(), MmaFamily(), TileLayoutsMatchRank()
+    )
 
     assembly_format = (
         "$a `,` $b `,` $c `atom` `=` $atom `wait_group` `=` $wait_group attr-dict"

@@ -8,45 +8,32 @@ verifier messages use upstream's words. The ops are grouped by family:
 - `sync`: barriers, fences, `elect.sync`, `setmaxregister`;
 - `cluster`: the cluster barrier and `mapa`;
 - `mbarrier`: mbarrier objects;
-- `tma`: `cp.async.bulk.tensor` copies;
+- `tma`: `cp.async.bulk.tensor` loads and stores; `cp_async`: the other `cp.async` copies,
+  TMA prefetches and reductions;
 - `wgmma`: warpgroup MMA (sm_90a);
-- `mma`: `mma.sync`;
+- `mma`: `mma.sync` and its sparse and block-scaled forms; `wmma`: WMMA, `ldmatrix`,
+  `stmatrix`;
 - `tcgen05`: Blackwell tensor memory and MMA;
+- `warp`: shuffles, votes, matches, reductions, dot products, `prmt`;
+- `convert`: the conversions to and from narrow float formats;
+- `misc`: thread control, inline PTX, prefetches, bulk stores, cluster launch control;
 - `target`: `#nvvm.target` and the SM-gating traits; `kernel`: kernel attributes.
+
+Every op derives from `base.NVVMOp`, which verifies as MLIR's generated code does
+(`ods`) and reads and prints upstream's declarative format (`asm`). docs/nvvm-coverage.md
+lists the ops against upstream's (`upstream.UPSTREAM_OPS`).
 
 MLIR reference: https://mlir.llvm.org/docs/Dialects/NVVMDialect/
 """
 
 from xdsl.ir import Dialect
 
-from tileas_py.dialects.nvvm.attrs import (
-    BarrierReductionAttr,
-    CTAGroupKindAttr,
-    LLVMConstantRangeAttr,
-    MemScopeKindAttr,
-    MMAB1OpAttr,
-    MMAIntOverflowAttr,
-    MMALayoutAttr,
-    MMAShapeAttr,
-    MMATypesAttr,
-    ProxyKindAttr,
-    SetMaxRegisterActionAttr,
-    SharedSpaceAttr,
-    Tcgen05CpMulticastAttr,
-    Tcgen05CpShapeAttr,
-    Tcgen05CpSrcFormatAttr,
-    Tcgen05FenceKindAttr,
-    Tcgen05MMACollectorOpAttr,
-    Tcgen05MMAKindAttr,
-    Tcgen05WaitKindAttr,
-    TMALoadModeAttr,
-    TMAStoreModeAttr,
-    WGMMAScaleInAttr,
-    WGMMAScaleOutAttr,
-    WGMMATypesAttr,
-)
+from tileas_py.dialects.nvvm import attrs
 from tileas_py.dialects.nvvm.cluster import CLUSTER_OPS
+from tileas_py.dialects.nvvm.convert import CONVERT_OPS
+from tileas_py.dialects.nvvm.cp_async import CP_ASYNC_OPS
 from tileas_py.dialects.nvvm.mbarrier import MBARRIER_OPS
+from tileas_py.dialects.nvvm.misc import MISC_OPS
 from tileas_py.dialects.nvvm.mma import MMA_OPS
 from tileas_py.dialects.nvvm.sreg import SREG_OPS
 from tileas_py.dialects.nvvm.sync import SYNC_OPS
@@ -60,7 +47,9 @@ from tileas_py.dialects.nvvm.target import (
 )
 from tileas_py.dialects.nvvm.tcgen05 import TCGEN05_OPS
 from tileas_py.dialects.nvvm.tma import TMA_OPS
+from tileas_py.dialects.nvvm.warp import WARP_OPS
 from tileas_py.dialects.nvvm.wgmma import WGMMA_OPS
+from tileas_py.dialects.nvvm.wmma import WMMA_OPS
 
 NVVM = Dialect(
     "nvvm",
@@ -73,34 +62,13 @@ NVVM = Dialect(
         *WGMMA_OPS,
         *MMA_OPS,
         *TCGEN05_OPS,
+        *MISC_OPS,
+        *WARP_OPS,
+        *CONVERT_OPS,
+        *CP_ASYNC_OPS,
+        *WMMA_OPS,
     ],
-    [
-        BarrierReductionAttr,
-        CTAGroupKindAttr,
-        LLVMConstantRangeAttr,
-        MemScopeKindAttr,
-        MMAB1OpAttr,
-        MMAIntOverflowAttr,
-        MMALayoutAttr,
-        MMAShapeAttr,
-        MMATypesAttr,
-        NVVMTargetAttr,
-        ProxyKindAttr,
-        SetMaxRegisterActionAttr,
-        SharedSpaceAttr,
-        Tcgen05CpMulticastAttr,
-        Tcgen05CpShapeAttr,
-        Tcgen05CpSrcFormatAttr,
-        Tcgen05FenceKindAttr,
-        Tcgen05MMACollectorOpAttr,
-        Tcgen05MMAKindAttr,
-        Tcgen05WaitKindAttr,
-        TMALoadModeAttr,
-        TMAStoreModeAttr,
-        WGMMAScaleInAttr,
-        WGMMAScaleOutAttr,
-        WGMMATypesAttr,
-    ],
+    [*attrs.ATTRIBUTES, NVVMTargetAttr],
 )
 
 __all__ = [

@@ -7,12 +7,11 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#parallel-synchr
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import I32, UnitAttr
-from xdsl.dialects.llvm import LLVMPointerType
+from typing import ClassVar
+
+from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import SSAValue
 from xdsl.irdl import (
-    IRDLOperation,
-    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -21,24 +20,24 @@ from xdsl.irdl import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from tileas_py.dialects.nvvm.base import NVVMOp
+from tileas_py.dialects.nvvm.ods import I32, UNIT_ATTR, any_of, ptr
 from tileas_py.dialects.nvvm.pointers import (
     GENERIC,
     SHARED,
     SHARED_CLUSTER,
     address_space,
-    check_pointer_operand,
     pointer,
 )
 from tileas_py.dialects.nvvm.target import RequiresSM
 
 
-class ClusterBarrierOp(IRDLOperation):
+class ClusterBarrierOp(NVVMOp):
     """A cluster barrier phase; `{aligned}` selects the `.aligned` form."""
 
-    aligned = opt_prop_def(UnitAttr)
+    aligned = opt_prop_def(UNIT_ATTR)
 
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "attr-dict"
+    FORMAT: ClassVar[str] = "attr-dict"
 
     def __init__(self, aligned: bool = False) -> None:
         super().__init__(properties={"aligned": UnitAttr() if aligned else None})
@@ -83,7 +82,7 @@ class ClusterWaitOp(ClusterBarrierOp):
 
 
 @irdl_op_definition
-class MapaOp(IRDLOperation):
+class MapaOp(NVVMOp):
     """Maps address `a` to the corresponding address in the shared memory of CTA `b` of
     the cluster: a generic pointer to a generic pointer, or a shared::cta pointer
     (`!llvm.ptr<3>`) to a shared::cluster one (`!llvm.ptr<7>`).
@@ -94,20 +93,19 @@ class MapaOp(IRDLOperation):
 
     name = "nvvm.mapa"
 
-    a = operand_def(LLVMPointerType)
+    a = operand_def(any_of(ptr(0), ptr(3)))
     b = operand_def(I32)
-    res = result_def(LLVMPointerType)
+    res = result_def(any_of(ptr(0), ptr(7)))
 
     traits = traits_def(RequiresSM(90))
 
-    assembly_format = "$a `,` $b attr-dict `:` type($a) `->` type($res)"
+    FORMAT: ClassVar[str] = "$a `,` $b attr-dict `:` type($a) `->` type($res)"
 
     def __init__(self, a: SSAValue, b: SSAValue) -> None:
         result = SHARED_CLUSTER if address_space(a.type) == SHARED else GENERIC
         super().__init__(operands=[a, b], result_types=[pointer(result)])
 
     def verify_(self) -> None:
-        check_pointer_operand(self.a, 0, (GENERIC, SHARED))
         mapping = (address_space(self.a.type), address_space(self.res.type))
         if mapping not in ((SHARED, SHARED_CLUSTER), (GENERIC, GENERIC)):
             raise VerifyException(

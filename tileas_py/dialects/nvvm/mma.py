@@ -1,4 +1,5 @@
-"""Warp-level matrix multiply-accumulate: `nvvm.mma.sync`.
+"""Warp-level matrix multiply-accumulate: `nvvm.mma.sync`, its sparse form `nvvm.mma.sp.sync`
+and the block-scaled `nvvm.mma.block_scale` and `nvvm.mma.sp.block_scale`.
 
 Each of the 32 threads of a warp passes its fragments of A, B and C; the op returns its
 fragment of D as an LLVM struct. The PTX element types of A and B are written as
@@ -12,8 +13,8 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#warp-level-matr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Self
+from collections.abc import Callable, Sequence
+from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -21,10 +22,12 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IntegerType,
+    UnitAttr,
     VectorType,
     f16,
     f32,
     f64,
+    i16,
     i32,
 )
 from xdsl.dialects.llvm import LLVMStructType
@@ -33,6 +36,7 @@ from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     irdl_op_definition,
+    operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -44,15 +48,26 @@ from xdsl.utils.exceptions import VerifyException
 
 from tileas_py.diagnostics import PlainVerifyException
 from tileas_py.dialects.nvvm.attrs import (
+    BlockScaleFormat,
+    BlockScaleFormatAttr,
+    MMAB1Op,
     MMAB1OpAttr,
+    MMABlockScaleKind,
+    MMABlockScaleKindAttr,
     MMAIntOverflowAttr,
+    MMAKindAttr,
     MMALayout,
     MMALayoutAttr,
     MMAShapeAttr,
     MMATypes,
     MMATypesAttr,
+    ScaleVecSize,
+    ScaleVecSizeAttr,
 )
-from tileas_py.dialects.nvvm.syntax import canonical_properties
+from tileas_py.dialects.nvvm.base import NVVMOp
+from tileas_py.dialects.nvvm.ods import I16 as I16_ODS
+from tileas_py.dialects.nvvm.ods import I32 as ODS_I32
+from tileas_py.dialects.nvvm.ods import LLVM_STRUCT, LLVM_TYPE, UNIT_ATTR, of_class
 from tileas_py.dialects.nvvm.target import target_archs
 from tileas_py.hw import mma as hw_mma
 
@@ -99,9 +114,8 @@ _PROPERTY_NAMES = (
 )
 
 
-@canonical_properties
 @irdl_op_definition
-class MmaOp(IRDLOperation):
+class MmaOp(NVVMOp):
     """Cooperative warp matrix multiply-accumulate, `D = A * B + C` (`mma.sync.aligned`).
 
     `b1Op` (`xor_popc` or `and_popc`) is required for single-bit inputs and
@@ -116,10 +130,13 @@ class MmaOp(IRDLOperation):
     """
 
     name = "nvvm.mma.sync"
+    BEYOND_UPSTREAM: ClassVar[str] = (
+        "the minimum SM of the shape and types on the module's targets (tileas_py.hw.mma)"
+    )
 
-    operandA = var_operand_def()
-    operandB = var_operand_def()
-    operandC = var_operand_def()
+    operandA = var_operand_def(LLVM_TYPE)
+    operandB = var_operand_def(LLVM_TYPE)
+    operandC = var_operand_def(LLVM_TYPE)
     shape = prop_def(MMAShapeAttr)
     b1Op = opt_prop_def(MMAB1OpAttr)
     intOverflowBehavior = opt_prop_def(MMAIntOverflowAttr)
@@ -127,7 +144,7 @@ class MmaOp(IRDLOperation):
     layoutB = prop_def(MMALayoutAttr)
     multiplicandAPtxType = opt_prop_def(MMATypesAttr)
     multiplicandBPtxType = opt_prop_def(MMATypesAttr)
-    res = result_def(LLVMStructType)
+    res = result_def(LLVM_STRUCT)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
@@ -189,8 +206,8 @@ class MmaOp(IRDLOperation):
         )
         if len(types) != 3:
             parser.raise_error(
-                "expected one type for each operand segment but got "
-                f"{len(types)} types",
+                f"custom op '{cls.name}' expected one type for each operand segment "
+                f"but got {len(types)} types",
                 types_pos,
             )
         parser.parse_punctuation("->")
@@ -207,7 +224,8 @@ class MmaOp(IRDLOperation):
                 continue
             if inferred is None:
                 parser.raise_error(
-                    f"attribute {prop} is not provided explicitly and cannot be inferred"
+                    f"custom op '{cls.name}' attribute {prop} is not provided "
+                    "explicitly and cannot be inferred"
                 )
             properties[prop] = MMATypesAttr(inferred)
         properties["operandSegmentSizes"] = DenseArrayBase.from_list(
@@ -370,15 +388,547 @@ class MmaOp(IRDLOperation):
         accumulator = self.accumulator_ptx_type()
         if shape is None or accumulator is None:
             return
+        b1_op = None
+        if self.b1Op is not None and self.b1Op.data is not MMAB1Op.NONE:
+            b1_op = hw_mma.B1Op[self.b1Op.data.name]
         min_sm = hw_mma.min_sm(
             shape,
             hw_mma.MmaType.from_ptx(type_a),
             hw_mma.MmaType.from_ptx(type_b),
             hw_mma.MmaType.from_ptx(accumulator),
+            b1_op,
         )
         for arch in target_archs(self):
             if min_sm is not None and arch.version < min_sm:
                 raise VerifyException(f"is not supported on {arch}")
 
 
-MMA_OPS = (MmaOp,)
+# ---------------------------------------------------------------------------------------
+# The sparse and block-scaled forms share mma.sync's syntax: named operand lists
+# (`A[...] B[...] ...`), an attribute dictionary that leaves out the PTX types the operand
+# types imply, and `: (typeA, typeB, typeC) -> result`.
+
+_SCALE_TYPES = (i32, i16, i16)
+"""A scale operand list: the scale data, its byte index and its thread index."""
+
+
+def _parse_fragments(
+    parser: Parser, names: Sequence[str]
+) -> list[list[UnresolvedOperand]]:
+    fragments: list[list[UnresolvedOperand]] = []
+    for name in names:
+        parser.parse_keyword(name)
+        fragments.append(
+            parser.parse_optional_comma_separated_list(
+                parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+            )
+            or []
+        )
+    return fragments
+
+
+def _parse_signature(
+    parser: Parser, count_message: Callable[[int], str]
+) -> tuple[list[Attribute], Attribute]:
+    """`: (tA, tB, tC) -> result`, with the operator's message if not three types."""
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    types: list[Attribute] = list(
+        parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+    )
+    if len(types) != 3:
+        parser.raise_error(count_message(len(types)), pos)
+    parser.parse_punctuation("->")
+    return types, parser.parse_type()
+
+
+def _infer_ptx_types(
+    op_name: str,
+    properties: dict[str, Attribute],
+    types: Sequence[Attribute],
+    parser: Parser,
+    *,
+    required: bool,
+    at: int,
+) -> None:
+    for index, prop in enumerate(("multiplicandAPtxType", "multiplicandBPtxType")):
+        if prop in properties:
+            continue
+        inferred = infer_operand_mma_type(types[index], is_accumulator=False)
+        if inferred is not None:
+            properties[prop] = MMATypesAttr(inferred)
+        elif required:
+            parser.raise_error(
+                f"custom op '{op_name}' attribute {prop} is not provided explicitly "
+                "and cannot be inferred",
+                at,
+            )
+
+
+def _print_fragments(
+    printer: Printer,
+    op: IRDLOperation,
+    fragments: Sequence[tuple[str, Sequence[SSAValue]]],
+) -> None:
+    for name, values in fragments:
+        printer.print_string(f" {name}[")
+        printer.print_list(values, printer.print_operand)
+        printer.print_string("]")
+    hidden = {"operandSegmentSizes"}
+    for prop, values in (
+        ("multiplicandAPtxType", fragments[0][1]),
+        ("multiplicandBPtxType", fragments[1][1]),
+    ):
+        if values and infer_operand_mma_type(values[0].type, False) is not None:
+            hidden.add(prop)
+    entries = {k: v for k, v in op.properties.items() if k not in hidden}
+    entries.update(op.attributes)
+    if entries:
+        printer.print_string(" ")
+        printer.print_attr_dict(dict(sorted(entries.items())))
+    printer.print_string(" : (")
+    printer.print_list(
+        [values[0].type for _, values in fragments[:3]], printer.print_attribute
+    )
+    printer.print_string(") -> ")
+    printer.print_attribute(op.results[0].type)
+
+
+def _build(
+    cls: type[NVVMOp],
+    parser: Parser,
+    *,
+    fragments: list[list[UnresolvedOperand]],
+    fragment_types: Sequence[Sequence[Attribute]],
+    result: Attribute,
+    properties: dict[str, Attribute],
+    attributes: dict[str, Attribute],
+) -> NVVMOp:
+    operands = [
+        parser.resolve_operand(value, types[min(index, len(types) - 1)])
+        for fragment, types in zip(fragments, fragment_types, strict=True)
+        for index, value in enumerate(fragment)
+    ]
+    # A scale list is three operands of their own; the others are one group each.
+    sizes = [
+        size
+        for fragment, types in zip(fragments, fragment_types, strict=True)
+        for size in ([1] * len(types) if len(types) > 1 else [len(fragment)])
+    ]
+    properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, sizes)
+    return cls.create(
+        operands=operands,
+        result_types=[result],
+        properties=properties,
+        attributes=attributes,
+    )
+
+
+def _split(
+    entries: dict[str, Attribute], cls: type[NVVMOp]
+) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    names = cls.get_irdl_definition().properties
+    return (
+        {k: v for k, v in entries.items() if k in names},
+        {k: v for k, v in entries.items() if k not in names},
+    )
+
+
+_SPARSE_FP8 = (
+    MMATypes.E4M3,
+    MMATypes.E5M2,
+    MMATypes.E3M2,
+    MMATypes.E2M3,
+    MMATypes.E2M1,
+)
+
+
+@irdl_op_definition
+class MmaSpOp(NVVMOp):
+    """Warp-level MMA with a 2:4 structured-sparse A (`mma.sp.sync.aligned`):
+    `sparseMetadata` says which two of every four A elements are stored and `selector`
+    which threads supply it.
+
+    Example:
+        %d = nvvm.mma.sp.sync A[%a0, %a1] B[%b0, %b1] C[%c0, %c1] sparseMetadata[%meta]
+            selector[%sel] {shape = #nvvm.shape<m = 16, n = 8, k = 16>}
+            : (vector<2xf16>, vector<2xf16>, vector<2xf16>)
+            -> !llvm.struct<(vector<2xf16>, vector<2xf16>)>
+    """
+
+    name = "nvvm.mma.sp.sync"
+
+    operandA = var_operand_def(LLVM_TYPE)
+    operandB = var_operand_def(LLVM_TYPE)
+    operandC = var_operand_def(LLVM_TYPE)
+    sparseMetadata = operand_def(ODS_I32)
+    sparsitySelector = operand_def(ODS_I32)
+    shape = prop_def(MMAShapeAttr)
+    intOverflowBehavior = opt_prop_def(MMAIntOverflowAttr)
+    orderedMetadata = opt_prop_def(UNIT_ATTR)
+    kind = opt_prop_def(of_class(MMAKindAttr, MMAKindAttr.SUMMARY))
+    multiplicandAPtxType = opt_prop_def(MMATypesAttr)
+    multiplicandBPtxType = opt_prop_def(MMATypesAttr)
+    res = result_def(LLVM_STRUCT)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    _NAMES: ClassVar[tuple[str, ...]] = ("A", "B", "C", "sparseMetadata", "selector")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        start = parser.pos
+        fragments = _parse_fragments(parser, cls._NAMES)
+        properties, attributes = _split(dict(parser.parse_optional_attr_dict()), cls)
+        types, result = _parse_signature(
+            parser,
+            lambda n: (
+                f"custom op '{cls.name}' expected one type for each operand "
+                f"segment but got {n} types"
+            ),
+        )
+        _infer_ptx_types(cls.name, properties, types, parser, required=True, at=start)
+        op = _build(
+            cls,
+            parser,
+            fragments=fragments,
+            fragment_types=[[t] for t in types] + [[i32], [i32]],
+            result=result,
+            properties=properties,
+            attributes=attributes,
+        )
+        assert isinstance(op, cls)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        _print_fragments(
+            printer,
+            self,
+            [
+                ("A", self.operandA),
+                ("B", self.operandB),
+                ("C", self.operandC),
+                ("sparseMetadata", [self.sparseMetadata]),
+                ("selector", [self.sparsitySelector]),
+            ],
+        )
+
+    def verify_(self) -> None:
+        if self.multiplicandAPtxType is None or self.multiplicandBPtxType is None:
+            raise VerifyException(
+                "requires multiplicandAPtxType and multiplicandBPtxType"
+            )
+        type_a = self.multiplicandAPtxType.data
+        m, n, k = self.shape.mnk
+        allowed: list[tuple[int, int, int]] = []
+        expected_a: list[tuple[int, Attribute]] = []
+        expected_b: list[tuple[int, Attribute]] = []
+        expected_c: list[tuple[int, Attribute]] = []
+        expected_result: list[Attribute] = []
+        if m == 16:
+            k_factors = {
+                MMATypes.TF32: 4,
+                MMATypes.BF16: 8,
+                MMATypes.F16: 8,
+                MMATypes.S4: 32,
+                MMATypes.U4: 32,
+                MMATypes.S8: 16,
+                MMATypes.U8: 16,
+                **dict.fromkeys(_SPARSE_FP8, 32),
+            }
+            if type_a not in k_factors:
+                raise PlainVerifyException(
+                    f"invalid shape or multiplicand type: {type_a}"
+                )
+            k_factor = k_factors[type_a]
+            fragment: Attribute = _F16X2 if type_a is MMATypes.F16 else i32
+            if type_a in (MMATypes.TF32, MMATypes.BF16):
+                expected_result.append(_F32X4)
+            elif type_a is MMATypes.F16 or type_a in _SPARSE_FP8:
+                expected_result += [_F16X2X2, _F32X4]
+            if type_a in (*_INT4, *_INT8):
+                expected_result.append(_S32X4)
+                expected_c.append((4, i32))
+            else:
+                expected_c += [(2, _F16X2), (4, f32)]
+            expected_a.append(((m // 8) * (k // k_factor) // 2, fragment))
+            expected_b.append(((n // 8) * (k // k_factor), fragment))
+            allowed.append((16, 8, 2 * k_factor))
+            if type_a not in _SPARSE_FP8:
+                allowed.append((16, 8, 4 * k_factor))
+            accumulator = infer_operand_mma_type(self.operandC[0].type, True)
+            if infer_operand_mma_type(self.res.type, True) != accumulator:
+                raise VerifyException("ctype does not match dtype")
+        if m == 8:
+            if type_a is MMATypes.F16:
+                expected_a.append((2, _F16X2))
+                expected_b.append((2, _F16X2))
+                expected_result += [_struct([_F16X2] * 4), _struct([f32] * 8)]
+                expected_c += [(4, _F16X2), (8, f32)]
+                allowed.append((8, 8, 4))
+            if type_a is MMATypes.F64:
+                expected_a.append((1, f64))
+                expected_b.append((1, f64))
+                expected_c.append((2, f64))
+                expected_result.append(_struct([f64] * 2))
+                allowed.append((8, 8, 4))
+            if type_a in (*_INT4, *_INT8):
+                expected_a.append((1, i32))
+                expected_b.append((1, i32))
+                expected_c.append((2, i32))
+                expected_result.append(_S32X2)
+                allowed.append((8, 8, 32) if type_a in _INT4 else (8, 8, 16))
+        _verify_fragments(
+            self,
+            m=m,
+            n=n,
+            k=k,
+            allowed=allowed,
+            expected_a=expected_a,
+            expected_b=expected_b,
+            expected_c=expected_c,
+            expected_result=expected_result,
+        )
+        if type_a in (*_INT4, *_INT8) and self.intOverflowBehavior is None:
+            raise VerifyException("op requires intOverflowBehavior attribute")
+
+
+def _verify_fragments(
+    op: MmaOp | MmaSpOp,
+    *,
+    m: int,
+    n: int,
+    k: int,
+    allowed: list[tuple[int, int, int]],
+    expected_a: list[tuple[int, Attribute]],
+    expected_b: list[tuple[int, Attribute]],
+    expected_c: list[tuple[int, Attribute]],
+    expected_result: list[Attribute],
+) -> None:
+    """The shape, fragment and result checks mma.sync and mma.sp.sync share."""
+    if not (expected_a and expected_b and expected_c) or (m, n, k) not in allowed:
+        raise VerifyException(f"unimplemented variant for MMA shape <{m}, {n}, {k}>")
+    for name, operands, expected in (
+        ("A", op.operandA, expected_a),
+        ("B", op.operandB, expected_b),
+        ("C", op.operandC, expected_c),
+    ):
+        types = [o.type for o in operands]
+        if not any(types == [t] * count for count, t in expected):
+            options = "".join(f"{count}x{t} " for count, t in expected)
+            got = ", ".join(str(t) for t in types)
+            raise VerifyException(
+                f"Could not match types for the {name} operands; expected one of "
+                f"{options}but got {got}"
+            )
+    if op.res.type not in expected_result:
+        options = ", ".join(str(t) for t in expected_result)
+        raise VerifyException(
+            "Could not match allowed types for the result; expected one of "
+            f"{options} but got {op.res.type}"
+        )
+
+
+class _BlockScaleBase(NVVMOp):
+    """The block-scaled MMAs' syntax (see above) and properties."""
+
+    _NAMES: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        start = parser.pos
+        fragments = _parse_fragments(parser, cls._NAMES)
+        properties, attributes = _split(dict(parser.parse_optional_attr_dict()), cls)
+        types, result = _parse_signature(
+            parser, lambda n: f"custom op '{cls.name}' expected exactly 3 types"
+        )
+        if "orderedMetadata" in cls.get_irdl_definition().properties:
+            properties.setdefault("orderedMetadata", UnitAttr())
+        _infer_ptx_types(cls.name, properties, types, parser, required=False, at=start)
+        sparse = [[i32], [i32]] if len(cls._NAMES) == 7 else []
+        op = _build(
+            cls,
+            parser,
+            fragments=fragments,
+            fragment_types=[[t] for t in types] + sparse + [list(_SCALE_TYPES)] * 2,
+            result=result,
+            properties=properties,
+            attributes=attributes,
+        )
+        assert isinstance(op, cls)
+        return op
+
+    def fragments(self) -> list[tuple[str, Sequence[SSAValue]]]:
+        raise NotImplementedError
+
+    def print(self, printer: Printer) -> None:
+        _print_fragments(printer, self, self.fragments())
+
+
+@irdl_op_definition
+class MmaBlockScaleOp(_BlockScaleBase):
+    """Warp-level MMA of MX-format operands scaled block-wise (`mma.sync.aligned...
+    .block_scale`): `scaleA` and `scaleB` are each the scale data, its byte index and its
+    thread index.
+
+    Example:
+        %d = nvvm.mma.block_scale A[%a0, %a1, %a2, %a3] B[%b0, %b1] C[%c0, %c1, %c2, %c3]
+            scaleA[%sa, %ba, %ta] scaleB[%sb, %bb, %tb] {...} : (i32, i32, f32)
+            -> !llvm.struct<(f32, f32, f32, f32)>
+    """
+
+    name = "nvvm.mma.block_scale"
+
+    operandA = var_operand_def(LLVM_TYPE)
+    operandB = var_operand_def(LLVM_TYPE)
+    operandC = var_operand_def(LLVM_TYPE)
+    scaleAData = operand_def(ODS_I32)
+    byteIdA = operand_def(I16_ODS)
+    threadIdA = operand_def(I16_ODS)
+    scaleBData = operand_def(ODS_I32)
+    byteIdB = operand_def(I16_ODS)
+    threadIdB = operand_def(I16_ODS)
+    shape = prop_def(MMAShapeAttr)
+    multiplicandAPtxType = opt_prop_def(MMATypesAttr)
+    multiplicandBPtxType = opt_prop_def(MMATypesAttr)
+    scaleVecSize = prop_def(of_class(ScaleVecSizeAttr, ScaleVecSizeAttr.SUMMARY))
+    blockScaleFormat = prop_def(
+        of_class(BlockScaleFormatAttr, BlockScaleFormatAttr.SUMMARY)
+    )
+    kind = prop_def(of_class(MMABlockScaleKindAttr, MMABlockScaleKindAttr.SUMMARY))
+    res = result_def(LLVM_STRUCT)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    _NAMES: ClassVar[tuple[str, ...]] = ("A", "B", "C", "scaleA", "scaleB")
+
+    def fragments(self) -> list[tuple[str, Sequence[SSAValue]]]:
+        return [
+            ("A", self.operandA),
+            ("B", self.operandB),
+            ("C", self.operandC),
+            ("scaleA", [self.scaleAData, self.byteIdA, self.threadIdA]),
+            ("scaleB", [self.scaleBData, self.byteIdB, self.threadIdB]),
+        ]
+
+    def verify_(self) -> None:
+        _verify_block_scale(self, sparse=False)
+
+
+@irdl_op_definition
+class MmaSpBlockScaleOp(_BlockScaleBase):
+    """The block-scaled MMA with a 2:4 structured-sparse A
+    (`mma.sp::ordered_metadata.sync.aligned...block_scale`).
+
+    Example:
+        %d = nvvm.mma.sp.block_scale A[...] B[...] C[...] sparseMetadata[%meta]
+            selector[%sel] scaleA[%sa, %ba, %ta] scaleB[%sb, %bb, %tb] {...}
+            : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+    """
+
+    name = "nvvm.mma.sp.block_scale"
+
+    operandA = var_operand_def(LLVM_TYPE)
+    operandB = var_operand_def(LLVM_TYPE)
+    operandC = var_operand_def(LLVM_TYPE)
+    sparseMetadata = operand_def(ODS_I32)
+    sparsitySelector = operand_def(ODS_I32)
+    scaleAData = operand_def(ODS_I32)
+    byteIdA = operand_def(I16_ODS)
+    threadIdA = operand_def(I16_ODS)
+    scaleBData = operand_def(ODS_I32)
+    byteIdB = operand_def(I16_ODS)
+    threadIdB = operand_def(I16_ODS)
+    shape = prop_def(MMAShapeAttr)
+    multiplicandAPtxType = opt_prop_def(MMATypesAttr)
+    multiplicandBPtxType = opt_prop_def(MMATypesAttr)
+    orderedMetadata = opt_prop_def(UNIT_ATTR)
+    scaleVecSize = prop_def(of_class(ScaleVecSizeAttr, ScaleVecSizeAttr.SUMMARY))
+    blockScaleFormat = prop_def(
+        of_class(BlockScaleFormatAttr, BlockScaleFormatAttr.SUMMARY)
+    )
+    kind = prop_def(of_class(MMABlockScaleKindAttr, MMABlockScaleKindAttr.SUMMARY))
+    res = result_def(LLVM_STRUCT)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    _NAMES: ClassVar[tuple[str, ...]] = (
+        "A",
+        "B",
+        "C",
+        "sparseMetadata",
+        "selector",
+        "scaleA",
+        "scaleB",
+    )
+
+    def fragments(self) -> list[tuple[str, Sequence[SSAValue]]]:
+        return [
+            ("A", self.operandA),
+            ("B", self.operandB),
+            ("C", self.operandC),
+            ("sparseMetadata", [self.sparseMetadata]),
+            ("selector", [self.sparsitySelector]),
+            ("scaleA", [self.scaleAData, self.byteIdA, self.threadIdA]),
+            ("scaleB", [self.scaleBData, self.byteIdB, self.threadIdB]),
+        ]
+
+    def verify_(self) -> None:
+        if self.orderedMetadata is None:
+            raise VerifyException("'orderedMetadata' attribute is mandatory")
+        _verify_block_scale(self, sparse=True)
+
+
+def _verify_block_scale(op: MmaBlockScaleOp | MmaSpBlockScaleOp, sparse: bool) -> None:
+    """Upstream's geometry, kind, scale-vector-size and format rules of the block-scaled
+    MMAs (the sparse ones have twice the K)."""
+    m, n, k = op.shape.mnk
+    wide, narrow = (128, 64) if sparse else (64, 32)
+    kind = op.kind.data
+    size = op.scaleVecSize.data
+    fmt = op.blockScaleFormat.data
+    name = f"mma.m16n8k{wide}" if (m, n, k) == (16, 8, wide) else ""
+    if name:
+        types = (op.multiplicandAPtxType, op.multiplicandBPtxType)
+        if any(t is None or t.data is not MMATypes.E2M1 for t in types):
+            raise VerifyException(
+                f"unsupported MMATypes attribute for {name}.(mxf4nvf4|mxf4)"
+            )
+        if kind is MMABlockScaleKind.MXF4:
+            if size is not ScaleVecSize.X2:
+                raise VerifyException(
+                    f"unsupported ScaleVecSize attribute for {name}.mxf4"
+                )
+            if fmt is not BlockScaleFormat.UE8M0:
+                raise VerifyException(
+                    f"unsupported BlockScaleFormat attribute for {name}.mxf4"
+                )
+        elif kind is MMABlockScaleKind.MXF4NVF4:
+            if (size, fmt) not in (
+                (ScaleVecSize.X2, BlockScaleFormat.UE8M0),
+                (ScaleVecSize.X4, BlockScaleFormat.UE4M3),
+            ):
+                raise VerifyException(
+                    "unsupported ScaleVecSize and BlockScaleFormat attributes for "
+                    f"{name}.mxf4nvf4"
+                )
+        else:
+            raise VerifyException(f"unsupported Kind attribute for {name}")
+    elif (m, n, k) == (16, 8, narrow):
+        if (kind, size, fmt) != (
+            MMABlockScaleKind.MXF8F6F4,
+            ScaleVecSize.X1,
+            BlockScaleFormat.UE8M0,
+        ):
+            raise VerifyException(
+                "unsupported Kind, ScaleVecSize and BlockScaleFormat attributes for "
+                f"mma.m16n8k{narrow}"
+            )
+    else:
+        sparse_text = "sparse " if sparse else ""
+        raise VerifyException(
+            f"unsupported Geom for {sparse_text}mma with block scaling"
+        )
+
+
+MMA_OPS = (MmaOp, MmaSpOp, MmaBlockScaleOp, MmaSpBlockScaleOp)

@@ -14,7 +14,6 @@ from typing import ClassVar
 
 from xdsl.ir import Attribute
 from xdsl.irdl import (
-    IRDLOperation,
     irdl_op_definition,
     opt_prop_def,
     result_def,
@@ -24,19 +23,21 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tileas_py.dialects.nvvm.attrs import LLVMConstantRangeAttr
+from tileas_py.dialects.nvvm.base import NVVMOp
+from tileas_py.dialects.nvvm.ods import LLVM_TYPE
 from tileas_py.dialects.nvvm.target import RequiresSM
 
 
-class SpecialRegisterOp(IRDLOperation):
+class SpecialRegisterOp(NVVMOp):
     """Reads a PTX special register that may change between reads (clocks, timers).
 
     Example:
         %t = nvvm.read.ptx.sreg.clock64 : i64
     """
 
-    res = result_def()
+    res = result_def(LLVM_TYPE)
 
-    assembly_format = "attr-dict `:` type($res)"
+    FORMAT: ClassVar[str] = "attr-dict `:` type($res)"
 
     def __init__(self, result_type: Attribute) -> None:
         super().__init__(result_types=[result_type])
@@ -52,7 +53,7 @@ class PureSpecialRegisterOp(SpecialRegisterOp):
     traits = traits_def(Pure())
 
 
-class RangeableSpecialRegisterOp(IRDLOperation):
+class RangeableSpecialRegisterOp(NVVMOp):
     """Reads a constant PTX special register whose values may be bounded by `range`.
 
     Example:
@@ -60,11 +61,11 @@ class RangeableSpecialRegisterOp(IRDLOperation):
     """
 
     range = opt_prop_def(LLVMConstantRangeAttr)
-    res = result_def()
+    res = result_def(LLVM_TYPE)
 
     traits = traits_def(Pure())
 
-    assembly_format = "(`range` $range^)? attr-dict `:` type($res)"
+    FORMAT: ClassVar[str] = "(`range` $range^)? attr-dict `:` type($res)"
 
     def __init__(
         self, result_type: Attribute, range: LLVMConstantRangeAttr | None = None
@@ -307,6 +308,29 @@ class GlobalTimerLoOp(SpecialRegisterOp):
     name = "nvvm.read.ptx.sreg.globaltimer.lo"
 
 
+@irdl_op_definition
+class AggrSmemSizeOp(SpecialRegisterOp):
+    """Shared memory the CTA may use in all (static, dynamic and reserved), in bytes."""
+
+    name = "nvvm.read.ptx.sreg.aggr.smem.size"
+
+    traits = traits_def(RequiresSM(90))
+
+
+@irdl_op_definition
+class DynamicSmemSizeOp(SpecialRegisterOp):
+    """Dynamically allocated shared memory of the CTA, in bytes."""
+
+    name = "nvvm.read.ptx.sreg.dynamic.smem.size"
+
+
+@irdl_op_definition
+class TotalSmemSizeOp(SpecialRegisterOp):
+    """Shared memory allocated to the CTA (static and dynamic), in bytes."""
+
+    name = "nvvm.read.ptx.sreg.total.smem.size"
+
+
 def _envreg(index: int) -> type[PureSpecialRegisterOp]:
     """`nvvm.read.ptx.sreg.envreg<index>`: one of the 32 driver-defined registers."""
 
@@ -362,5 +386,8 @@ SREG_OPS = (
     Clock64Op,
     GlobalTimerOp,
     GlobalTimerLoOp,
+    AggrSmemSizeOp,
+    DynamicSmemSizeOp,
+    TotalSmemSizeOp,
     *ENVREG_OPS,
 )

@@ -1,5 +1,7 @@
 """Barriers, fences and warp-level synchronization: `nvvm.barrier0`, `nvvm.barrier`,
-`nvvm.barrier.arrive`, `nvvm.fence.*`, `nvvm.elect.sync` and `nvvm.setmaxregister`.
+`nvvm.barrier.arrive`, the fences (`nvvm.fence.sc.cluster`, `.mbarrier.init`, `.proxy`,
+`.proxy.acquire`, `.proxy.release`, `.proxy.sync_restrict`, `.sync_restrict`),
+`nvvm.elect.sync` and `nvvm.setmaxregister`.
 
 MLIR reference: https://mlir.llvm.org/docs/Dialects/NVVMDialect/
 PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#parallel-synchronization-and-communication-instructions
@@ -7,14 +9,12 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#parallel-synchr
 
 from __future__ import annotations
 
-from typing import Self
+from typing import ClassVar
 
-from xdsl.dialects.builtin import I1, I32, IntegerAttr, IntegerType, i32
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, i32
+from xdsl.ir import SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
-    IRDLOperation,
-    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -23,23 +23,41 @@ from xdsl.irdl import (
     prop_def,
     result_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from tileas_py.dialects.nvvm.attrs import (
     BarrierReductionAttr,
+    MemOrderKind,
+    MemOrderKindAttr,
+    MemScopeKindAttr,
     ProxyKind,
     ProxyKindAttr,
-    SetMaxRegisterAction,
     SetMaxRegisterActionAttr,
     SharedSpaceAttr,
 )
-from tileas_py.dialects.nvvm.syntax import canonical_properties
+from tileas_py.dialects.nvvm.base import NVVMOp
+from tileas_py.dialects.nvvm.ods import I1, I32, I32_ATTR, Ods, of_class, ptr
+
+_PROXY = of_class(ProxyKindAttr, ProxyKindAttr.SUMMARY)
+_GENERIC_PROXY = ProxyKindAttr(ProxyKind.GENERIC)
+_TENSORMAP_PROXY = ProxyKindAttr(ProxyKind.TENSORMAP)
+_ASYNC_PROXY = ProxyKindAttr(ProxyKind.ASYNC)
+_SCOPE = of_class(MemScopeKindAttr, MemScopeKindAttr.SUMMARY)
+_ORDER = of_class(MemOrderKindAttr, MemOrderKindAttr.SUMMARY)
+
+
+def _is_reduction(attr: object) -> bool:
+    return isinstance(attr, BarrierReductionAttr)
+
+
+# The format shows the reduction as a whole attribute (`#nvvm.reduction<and>`).
+_REDUCTION = Ods[BarrierReductionAttr](
+    BarrierReductionAttr.SUMMARY, _is_reduction, storage=_is_reduction
+)
 
 
 @irdl_op_definition
-class Barrier0Op(IRDLOperation):
+class Barrier0Op(NVVMOp):
     """CTA-wide barrier on barrier 0 (`bar.sync 0`).
 
     Equivalent to `nvvm.barrier` without operands.
@@ -50,15 +68,14 @@ class Barrier0Op(IRDLOperation):
 
     name = "nvvm.barrier0"
 
-    assembly_format = "attr-dict"
+    FORMAT: ClassVar[str] = "attr-dict"
 
     def __init__(self) -> None:
         super().__init__()
 
 
-@canonical_properties
 @irdl_op_definition
-class BarrierOp(IRDLOperation):
+class BarrierOp(NVVMOp):
     """CTA barrier synchronization (`barrier.sync.aligned`), optionally with a reduction.
 
     `id` selects one of the 16 named barriers (default 0); `number_of_threads` limits the
@@ -75,10 +92,15 @@ class BarrierOp(IRDLOperation):
     barrierId = opt_operand_def(I32)
     numberOfThreads = opt_operand_def(I32)
     reductionPredicate = opt_operand_def(I32)
-    reductionOp = opt_prop_def(BarrierReductionAttr)
+    reductionOp = opt_prop_def(_REDUCTION)
     res = opt_result_def(I32)
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    FORMAT: ClassVar[str] = (
+        "(`id` `=` $barrierId^)? (`number_of_threads` `=` $numberOfThreads^)? "
+        "($reductionOp^ $reductionPredicate)? (`->` type($res)^)? attr-dict"
+    )
 
     def __init__(
         self,
@@ -97,57 +119,6 @@ class BarrierOp(IRDLOperation):
             result_types=[[] if reduction is None else [i32]],
         )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        barrier_id = number_of_threads = predicate = None
-        if parser.parse_optional_keyword("id") is not None:
-            parser.parse_punctuation("=")
-            barrier_id = parser.resolve_operand(parser.parse_unresolved_operand(), i32)
-        if parser.parse_optional_keyword("number_of_threads") is not None:
-            parser.parse_punctuation("=")
-            number_of_threads = parser.resolve_operand(
-                parser.parse_unresolved_operand(), i32
-            )
-        reduction = parser.parse_optional_attribute()
-        if reduction is not None:
-            if not isinstance(reduction, BarrierReductionAttr):
-                parser.raise_error("expected a #nvvm.reduction attribute")
-            predicate = parser.resolve_operand(parser.parse_unresolved_operand(), i32)
-        attributes = parser.parse_optional_attr_dict()
-        result_types: list[Attribute] = []
-        if parser.parse_optional_punctuation("->") is not None:
-            result_types.append(parser.parse_type())
-        op = cls.create(
-            operands=[
-                v for v in (barrier_id, number_of_threads, predicate) if v is not None
-            ],
-            result_types=result_types,
-            properties={} if reduction is None else {"reductionOp": reduction},
-            attributes=attributes,
-        )
-        op.properties["operandSegmentSizes"] = _segments(
-            barrier_id, number_of_threads, predicate
-        )
-        return op
-
-    def print(self, printer: Printer) -> None:
-        if self.barrierId is not None:
-            printer.print_string(" id = ")
-            printer.print_operand(self.barrierId)
-        if self.numberOfThreads is not None:
-            printer.print_string(" number_of_threads = ")
-            printer.print_operand(self.numberOfThreads)
-        if self.reductionOp is not None:
-            printer.print_string(" ")
-            printer.print_attribute(self.reductionOp)
-        if self.reductionPredicate is not None:
-            printer.print_string(" ")
-            printer.print_operand(self.reductionPredicate)
-        printer.print_op_attributes(self.attributes)
-        if self.res is not None:
-            printer.print_string(" -> ")
-            printer.print_attribute(self.res.type)
-
     def verify_(self) -> None:
         if self.numberOfThreads is not None and self.barrierId is None:
             raise VerifyException(
@@ -164,14 +135,8 @@ class BarrierOp(IRDLOperation):
             )
 
 
-def _segments(*operands: SSAValue | None) -> Attribute:
-    from xdsl.dialects.builtin import DenseArrayBase
-
-    return DenseArrayBase.from_list(i32, [0 if v is None else 1 for v in operands])
-
-
 @irdl_op_definition
-class BarrierArriveOp(IRDLOperation):
+class BarrierArriveOp(NVVMOp):
     """Arrive at a named CTA barrier without waiting (`bar.arrive`).
 
     Example:
@@ -183,7 +148,7 @@ class BarrierArriveOp(IRDLOperation):
     barrierId = opt_operand_def(I32)
     numberOfThreads = operand_def(I32)
 
-    assembly_format = (
+    FORMAT: ClassVar[str] = (
         "(`id` `=` $barrierId^)? `number_of_threads` `=` $numberOfThreads attr-dict"
     )
 
@@ -196,7 +161,7 @@ class BarrierArriveOp(IRDLOperation):
 
 
 @irdl_op_definition
-class FenceScClusterOp(IRDLOperation):
+class FenceScClusterOp(NVVMOp):
     """Sequentially consistent fence at cluster scope (`fence.sc.cluster`).
 
     Example:
@@ -205,14 +170,14 @@ class FenceScClusterOp(IRDLOperation):
 
     name = "nvvm.fence.sc.cluster"
 
-    assembly_format = "attr-dict"
+    FORMAT: ClassVar[str] = "attr-dict"
 
     def __init__(self) -> None:
         super().__init__()
 
 
 @irdl_op_definition
-class FenceMbarrierInitOp(IRDLOperation):
+class FenceMbarrierInitOp(NVVMOp):
     """Makes prior `nvvm.mbarrier.init`s visible to the cluster
     (`fence.mbarrier_init.release.cluster`).
 
@@ -222,15 +187,14 @@ class FenceMbarrierInitOp(IRDLOperation):
 
     name = "nvvm.fence.mbarrier.init"
 
-    assembly_format = "attr-dict"
+    FORMAT: ClassVar[str] = "attr-dict"
 
     def __init__(self) -> None:
         super().__init__()
 
 
-@canonical_properties
 @irdl_op_definition
-class FenceProxyOp(IRDLOperation):
+class FenceProxyOp(NVVMOp):
     """Orders memory accesses made through different proxies (`fence.proxy.<kind>`).
 
     `async.shared` fences need the shared-memory `space` (`cta` or `cluster`); no other
@@ -242,11 +206,10 @@ class FenceProxyOp(IRDLOperation):
 
     name = "nvvm.fence.proxy"
 
-    kind = prop_def(ProxyKindAttr)
-    space = opt_prop_def(SharedSpaceAttr)
+    kind = prop_def(_PROXY)
+    space = opt_prop_def(of_class(SharedSpaceAttr, SharedSpaceAttr.SUMMARY))
 
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "attr-dict"
+    FORMAT: ClassVar[str] = "attr-dict"
 
     def __init__(
         self, kind: ProxyKindAttr, space: SharedSpaceAttr | None = None
@@ -265,8 +228,131 @@ class FenceProxyOp(IRDLOperation):
             raise VerifyException("only async_shared fence can have space attribute")
 
 
+def _verify_uni_directional(from_proxy: ProxyKindAttr, to_proxy: ProxyKindAttr) -> None:
+    if from_proxy.data is not ProxyKind.GENERIC:
+        raise VerifyException(
+            "uni-directional proxies only support generic for from_proxy attribute"
+        )
+    if to_proxy.data is not ProxyKind.TENSORMAP:
+        raise VerifyException(
+            "uni-directional proxies only support tensormap for to_proxy attribute"
+        )
+
+
 @irdl_op_definition
-class ElectSyncOp(IRDLOperation):
+class FenceProxyAcquireOp(NVVMOp):
+    """Acquire side of a uni-directional proxy fence (`fence.proxy.tensormap::generic.
+    acquire`): orders the `size` bytes at `addr` written through the generic proxy before
+    later tensormap-proxy reads.
+
+    Example:
+        nvvm.fence.proxy.acquire <gpu> %tmap, %c128
+    """
+
+    name = "nvvm.fence.proxy.acquire"
+
+    scope = prop_def(_SCOPE)
+    addr = operand_def(ptr(0))
+    size = operand_def(I32)
+    fromProxy = prop_def(_PROXY, default_value=_GENERIC_PROXY)
+    toProxy = prop_def(_PROXY, default_value=_TENSORMAP_PROXY)
+
+    FORMAT: ClassVar[str] = (
+        "$scope $addr `,` $size (`from_proxy` `=` $fromProxy^)? "
+        "(`to_proxy` `=` $toProxy^)? attr-dict"
+    )
+
+    def __init__(self, scope: MemScopeKindAttr, addr: SSAValue, size: SSAValue) -> None:
+        super().__init__(operands=[addr, size], properties={"scope": scope})
+
+    def verify_(self) -> None:
+        _verify_uni_directional(self.fromProxy, self.toProxy)
+
+
+@irdl_op_definition
+class FenceProxyReleaseOp(NVVMOp):
+    """Release side of a uni-directional proxy fence (`fence.proxy.tensormap::generic.
+    release`).
+
+    Example:
+        nvvm.fence.proxy.release <cta>
+    """
+
+    name = "nvvm.fence.proxy.release"
+
+    scope = prop_def(_SCOPE)
+    fromProxy = prop_def(_PROXY, default_value=_GENERIC_PROXY)
+    toProxy = prop_def(_PROXY, default_value=_TENSORMAP_PROXY)
+
+    FORMAT: ClassVar[str] = (
+        "$scope (`from_proxy` `=` $fromProxy^)? (`to_proxy` `=` $toProxy^)? attr-dict"
+    )
+
+    def __init__(self, scope: MemScopeKindAttr) -> None:
+        super().__init__(properties={"scope": scope})
+
+    def verify_(self) -> None:
+        _verify_uni_directional(self.fromProxy, self.toProxy)
+
+
+def _verify_acquire_or_release(order: MemOrderKindAttr) -> None:
+    if order.data not in (MemOrderKind.ACQUIRE, MemOrderKind.RELEASE):
+        raise VerifyException("only acquire and release semantics are supported")
+
+
+@irdl_op_definition
+class FenceProxySyncRestrictOp(NVVMOp):
+    """Orders generic-proxy accesses restricted to shared::cta (`release`) or
+    shared::cluster (`acquire`) with the async proxy (`fence.proxy.async::generic.<order>.
+    sync_restrict`).
+
+    Example:
+        nvvm.fence.proxy.sync_restrict {order = #nvvm.mem_order<release>}
+    """
+
+    name = "nvvm.fence.proxy.sync_restrict"
+
+    order = prop_def(_ORDER)
+    fromProxy = prop_def(_PROXY, default_value=_GENERIC_PROXY)
+    toProxy = prop_def(_PROXY, default_value=_ASYNC_PROXY)
+
+    FORMAT: ClassVar[str] = "attr-dict"
+
+    def __init__(self, order: MemOrderKind) -> None:
+        super().__init__(properties={"order": MemOrderKindAttr(order)})
+
+    def verify_(self) -> None:
+        _verify_acquire_or_release(self.order)
+        if self.toProxy.data is not ProxyKind.ASYNC:
+            raise VerifyException("only async is supported for to_proxy attribute")
+        if self.fromProxy.data is not ProxyKind.GENERIC:
+            raise VerifyException("only generic is support for from_proxy attribute")
+
+
+@irdl_op_definition
+class FenceSyncRestrictOp(NVVMOp):
+    """A fence restricted to shared::cta (`release`) or shared::cluster (`acquire`)
+    accesses (`fence.<order>.sync_restrict`).
+
+    Example:
+        nvvm.fence.sync_restrict {order = #nvvm.mem_order<acquire>}
+    """
+
+    name = "nvvm.fence.sync_restrict"
+
+    order = prop_def(_ORDER)
+
+    FORMAT: ClassVar[str] = "attr-dict"
+
+    def __init__(self, order: MemOrderKind) -> None:
+        super().__init__(properties={"order": MemOrderKindAttr(order)})
+
+    def verify_(self) -> None:
+        _verify_acquire_or_release(self.order)
+
+
+@irdl_op_definition
+class ElectSyncOp(NVVMOp):
     """Elects one leader thread among `membermask` (default: the whole warp).
 
     Example:
@@ -278,7 +364,7 @@ class ElectSyncOp(IRDLOperation):
     membermask = opt_operand_def(I32)
     pred = result_def(I1)
 
-    assembly_format = "($membermask^)? attr-dict `->` type(results)"
+    FORMAT: ClassVar[str] = "($membermask^)? attr-dict `->` type(results)"
 
     def __init__(self, membermask: SSAValue | None = None) -> None:
         super().__init__(
@@ -287,9 +373,8 @@ class ElectSyncOp(IRDLOperation):
         )
 
 
-@canonical_properties
 @irdl_op_definition
-class SetMaxRegisterOp(IRDLOperation):
+class SetMaxRegisterOp(NVVMOp):
     """Raises or lowers the warpgroup's per-thread register budget (`setmaxnreg`).
 
     The new count must be a multiple of 8 between 24 and 256.
@@ -300,28 +385,17 @@ class SetMaxRegisterOp(IRDLOperation):
 
     name = "nvvm.setmaxregister"
 
-    regCount = prop_def(IntegerAttr[I32])
-    action = prop_def(SetMaxRegisterActionAttr)
+    regCount = prop_def(I32_ATTR)
+    action = prop_def(
+        of_class(SetMaxRegisterActionAttr, SetMaxRegisterActionAttr.SUMMARY)
+    )
+
+    FORMAT: ClassVar[str] = "$action $regCount attr-dict"
 
     def __init__(self, action: SetMaxRegisterActionAttr, reg_count: int) -> None:
         super().__init__(
             properties={"action": action, "regCount": IntegerAttr(reg_count, i32)}
         )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        action = SetMaxRegisterActionAttr(parser.parse_str_enum(SetMaxRegisterAction))
-        count = parser.parse_integer(allow_boolean=False)
-        attributes = parser.parse_optional_attr_dict()
-        return cls.create(
-            properties={"action": action, "regCount": IntegerAttr(count, i32)},
-            attributes=attributes,
-        )
-
-    def print(self, printer: Printer) -> None:
-        # Upstream prints the empty attribute dictionary's space before the action.
-        printer.print_string(f"  {self.action.data} {self.regCount.value.data}")
-        printer.print_op_attributes(self.attributes)
 
     def verify_(self) -> None:
         count = self.regCount.value.data
@@ -338,6 +412,10 @@ SYNC_OPS = (
     FenceScClusterOp,
     FenceMbarrierInitOp,
     FenceProxyOp,
+    FenceProxyAcquireOp,
+    FenceProxyReleaseOp,
+    FenceProxySyncRestrictOp,
+    FenceSyncRestrictOp,
     ElectSyncOp,
     SetMaxRegisterOp,
 )

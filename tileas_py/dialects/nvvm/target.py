@@ -18,6 +18,7 @@ MLIR reference: https://mlir.llvm.org/docs/Dialects/NVVMDialect/#nvvmtarget
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
@@ -37,7 +38,7 @@ from xdsl.traits import OpTrait
 from xdsl.utils.exceptions import VerifyException
 
 from tileas_py.dialects.nvvm.attrs import accept_qualified_name
-from tileas_py.hw.arch import Arch
+from tileas_py.hw.arch import Arch, ArchVariant
 
 TARGET_ATTR_NAME = "nvvm.target"
 """The discardable attribute through which an op declares the NVVM targets of its body."""
@@ -193,11 +194,54 @@ class NVVMTargetAttr(ParametrizedAttribute):
             raise VerifyException(f"Minimum NVVM target SM version is sm_{_MIN_SM}")
 
 
+# The first PTX ISA version that knows each SM (PTX ISA release notes).
+_FIRST_ISA = {
+    75: (6, 3),
+    80: (7, 0),
+    86: (7, 1),
+    87: (7, 4),
+    89: (7, 8),
+    90: (7, 8),
+    100: (8, 6),
+    101: (8, 6),
+    103: (8, 8),
+    110: (9, 0),
+    120: (8, 7),
+    121: (8, 8),
+}
+# The arch- and family-conditional variants came later than their SM.
+_FIRST_CONDITIONAL_ISA = {
+    (90, ArchVariant.ARCH_CONDITIONAL): (8, 0),
+    (100, ArchVariant.FAMILY_CONDITIONAL): (8, 8),
+    (101, ArchVariant.FAMILY_CONDITIONAL): (8, 8),
+    (120, ArchVariant.FAMILY_CONDITIONAL): (8, 8),
+}
+_FEATURE = re.compile(r"\+ptx(\d)(\d+)")
+
+
+def ptx_version(arch: Arch, features: str) -> str:
+    """The `.version` for a target: its `+ptxNN` feature, at least the chip's first ISA."""
+    first = _FIRST_CONDITIONAL_ISA.get(
+        (arch.version, arch.variant), _FIRST_ISA.get(arch.version, (8, 0))
+    )
+    requested = (0, 0)
+    for match in _FEATURE.finditer(features):
+        requested = max(requested, (int(match.group(1)), int(match.group(2))))
+    major, minor = max(first, requested)
+    return f"{major}.{minor}"
+
+
 def declared_targets(op: Operation) -> tuple[NVVMTargetAttr, ...]:
-    """The NVVM targets declared by the nearest enclosing op that has `nvvm.target`."""
+    """The NVVM targets declared by the nearest enclosing op that has `nvvm.target`, or
+    by the nearest `gpu.module` with upstream's target list."""
     parent = op.parent_op()
     while parent is not None:
         declared = parent.attributes.get(TARGET_ATTR_NAME)
+        listed = (
+            parent.properties.get("targets") if parent.name == "gpu.module" else None
+        )
+        if declared is None and isinstance(listed, ArrayAttr):
+            declared = cast(ArrayAttr[Attribute], listed)
         if isinstance(declared, NVVMTargetAttr):
             return (declared,)
         if isinstance(declared, ArrayAttr):

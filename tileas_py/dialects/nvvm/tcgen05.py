@@ -1,5 +1,8 @@
 """Fifth-generation tensor cores (sm_100 Blackwell): tensor-memory allocation, the
-tcgen05 fences and waits, `nvvm.tcgen05.commit`, `nvvm.tcgen05.cp` and `nvvm.tcgen05.mma`.
+tcgen05 fences and waits, `nvvm.tcgen05.commit`, `.cp`, `.shift`, the tensor-memory loads
+and stores (`.ld`, `.st`), the shared-memory descriptor builder `.mma_smem_desc`, and the
+MMAs: `.mma`, `.mma.sp` (sparse A), `.mma.block_scale`, `.mma.sp.block_scale`, `.mma.ws`
+and `.mma.ws.sp` (weight-stationary).
 
 `nvvm.tcgen05.mma` is checked twice: by upstream MLIR's verifier (with its messages), then
 by cicc's tcgen05.mma rules from `tileas_py.hw.tcgen05` (reference note 004, with cicc's
@@ -12,72 +15,82 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#tensorcore-5th-
 
 from __future__ import annotations
 
-from typing import Self, cast
+from typing import ClassVar, cast
 
-from xdsl.dialects.builtin import (
-    I1,
-    I16,
-    I32,
-    I64,
-    DenseArrayBase,
-    UnitAttr,
-    VectorType,
-    i32,
-    i64,
-)
-from xdsl.dialects.llvm import LLVMPointerType
+from xdsl.dialects.builtin import UnitAttr, VectorType, i64
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
-    IRDLOperation,
-    ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
     opt_prop_def,
     prop_def,
+    result_def,
     traits_def,
 )
-from xdsl.parser import Parser
-from xdsl.printer import Printer
-from xdsl.utils.exceptions import VerifyException
 
 from tileas_py.diagnostics import PlainVerifyException
 from tileas_py.dialects.nvvm.attrs import (
     CTAGroupKind,
     CTAGroupKindAttr,
+    MMABlockScaleKind,
+    MMABlockScaleKindAttr,
     Tcgen05CpMulticast,
     Tcgen05CpMulticastAttr,
     Tcgen05CpShape,
     Tcgen05CpShapeAttr,
     Tcgen05CpSrcFormatAttr,
     Tcgen05FenceKindAttr,
+    Tcgen05LdStShape,
+    Tcgen05LdStShapeAttr,
+    Tcgen05MMABlockScale,
+    Tcgen05MMABlockScaleAttr,
+    Tcgen05MMACollectorBBuffer,
+    Tcgen05MMACollectorBBufferAttr,
     Tcgen05MMACollectorOp,
     Tcgen05MMACollectorOpAttr,
     Tcgen05MMAKindAttr,
     Tcgen05WaitKindAttr,
 )
-from tileas_py.dialects.nvvm.pointers import (
-    TENSOR,
-    address_space,
-    pointer,
+from tileas_py.dialects.nvvm.base import NVVMOp
+from tileas_py.dialects.nvvm.ods import (
+    ANY_PTR,
+    I1,
+    I8,
+    I16,
+    I32,
+    I64,
+    UNIT_ATTR,
+    any_of,
+    of_class,
+    ptr,
+    vector_of,
 )
-from tileas_py.dialects.nvvm.syntax import (
-    canonical_properties,
-    parse_optional_keyword_operand,
-    print_properties_and_attributes,
-    split_properties,
-)
+from tileas_py.dialects.nvvm.pointers import TENSOR, address_space
 from tileas_py.dialects.nvvm.target import RequiresSMa, target_archs
 from tileas_py.hw import tcgen05 as hw_tcgen05
 
 _TCGEN05 = RequiresSMa((100, 101))
+_TCGEN05_MMA = RequiresSMa((100, 110))
 _CTA_1 = CTAGroupKindAttr(CTAGroupKind.CTA_1)
+_DISCARD = Tcgen05MMACollectorOpAttr(Tcgen05MMACollectorOp.DISCARD)
+_B0 = Tcgen05MMACollectorBBufferAttr(Tcgen05MMACollectorBBuffer.B0)
+_DEFAULT_SCALE = Tcgen05MMABlockScaleAttr(Tcgen05MMABlockScale.DEFAULT)
+
+_TMEM = ptr(TENSOR)
+_SMEM_SLOT = any_of(ANY_PTR, ptr(3))
+_TMEM_OR_DESC = any_of(ptr(TENSOR), I64)
+_I32_OR_VECTOR = any_of(I32, vector_of((2, 4, 8, 16, 32, 64, 128), I32))
+_LANES = vector_of((4, 8), I32, fixed=True)
+_GROUP = of_class(CTAGroupKindAttr, CTAGroupKindAttr.SUMMARY)
+_COLLECTOR = of_class(Tcgen05MMACollectorOpAttr, Tcgen05MMACollectorOpAttr.SUMMARY)
+_MMA_KIND = of_class(Tcgen05MMAKindAttr, Tcgen05MMAKindAttr.SUMMARY)
+_BLOCK_SCALE_KIND = of_class(MMABlockScaleKindAttr, MMABlockScaleKindAttr.SUMMARY)
 
 
-@canonical_properties
 @irdl_op_definition
-class Tcgen05AllocOp(IRDLOperation):
+class Tcgen05AllocOp(NVVMOp):
     """Allocates `nCols` (a power of two) columns of tensor memory and writes their
     address to `addr` (`tcgen05.alloc`).
 
@@ -87,21 +100,19 @@ class Tcgen05AllocOp(IRDLOperation):
 
     name = "nvvm.tcgen05.alloc"
 
-    addr = operand_def(LLVMPointerType)
+    addr = operand_def(_SMEM_SLOT)
     nCols = operand_def(I32)
-    group = opt_prop_def(CTAGroupKindAttr, _CTA_1)
+    group = prop_def(_GROUP, default_value=_CTA_1)
 
     traits = traits_def(_TCGEN05)
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$addr `,` $nCols attr-dict `:` type(operands)"
+    FORMAT: ClassVar[str] = "$addr `,` $nCols attr-dict `:` type(operands)"
 
     def __init__(self, addr: SSAValue, n_cols: SSAValue) -> None:
         super().__init__(operands=[addr, n_cols], properties={"group": _CTA_1})
 
 
-@canonical_properties
 @irdl_op_definition
-class Tcgen05DeallocOp(IRDLOperation):
+class Tcgen05DeallocOp(NVVMOp):
     """Frees `nCols` columns of tensor memory at `taddr` (`tcgen05.dealloc`).
 
     Example:
@@ -110,21 +121,19 @@ class Tcgen05DeallocOp(IRDLOperation):
 
     name = "nvvm.tcgen05.dealloc"
 
-    taddr = operand_def(pointer(TENSOR))
+    taddr = operand_def(_TMEM)
     nCols = operand_def(I32)
-    group = opt_prop_def(CTAGroupKindAttr, _CTA_1)
+    group = prop_def(_GROUP, default_value=_CTA_1)
 
     traits = traits_def(_TCGEN05)
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$taddr `,` $nCols attr-dict `:` type(operands)"
+    FORMAT: ClassVar[str] = "$taddr `,` $nCols attr-dict `:` type(operands)"
 
     def __init__(self, taddr: SSAValue, n_cols: SSAValue) -> None:
         super().__init__(operands=[taddr, n_cols], properties={"group": _CTA_1})
 
 
-@canonical_properties
 @irdl_op_definition
-class Tcgen05RelinquishAllocPermitOp(IRDLOperation):
+class Tcgen05RelinquishAllocPermitOp(NVVMOp):
     """Gives up the CTA's right to allocate tensor memory
     (`tcgen05.relinquish_alloc_permit`).
 
@@ -134,19 +143,17 @@ class Tcgen05RelinquishAllocPermitOp(IRDLOperation):
 
     name = "nvvm.tcgen05.relinquish_alloc_permit"
 
-    group = opt_prop_def(CTAGroupKindAttr, _CTA_1)
+    group = prop_def(_GROUP, default_value=_CTA_1)
 
     traits = traits_def(_TCGEN05)
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "attr-dict"
+    FORMAT: ClassVar[str] = "attr-dict"
 
     def __init__(self) -> None:
         super().__init__(properties={"group": _CTA_1})
 
 
-@canonical_properties
 @irdl_op_definition
-class Tcgen05FenceOp(IRDLOperation):
+class Tcgen05FenceOp(NVVMOp):
     """Orders async tcgen05 ops against thread synchronization
     (`tcgen05.fence::before_thread_sync` / `::after_thread_sync`).
 
@@ -159,15 +166,14 @@ class Tcgen05FenceOp(IRDLOperation):
     kind = prop_def(Tcgen05FenceKindAttr)
 
     traits = traits_def(_TCGEN05)
-    assembly_format = "$kind attr-dict"
+    FORMAT: ClassVar[str] = "$kind attr-dict"
 
     def __init__(self, kind: Tcgen05FenceKindAttr) -> None:
         super().__init__(properties={"kind": kind})
 
 
-@canonical_properties
 @irdl_op_definition
-class Tcgen05WaitOp(IRDLOperation):
+class Tcgen05WaitOp(NVVMOp):
     """Waits for the thread's prior `tcgen05.ld` or `tcgen05.st` ops
     (`tcgen05.wait::ld` / `::st`).
 
@@ -180,15 +186,14 @@ class Tcgen05WaitOp(IRDLOperation):
     kind = prop_def(Tcgen05WaitKindAttr)
 
     traits = traits_def(_TCGEN05)
-    assembly_format = "$kind attr-dict"
+    FORMAT: ClassVar[str] = "$kind attr-dict"
 
     def __init__(self, kind: Tcgen05WaitKindAttr) -> None:
         super().__init__(properties={"kind": kind})
 
 
-@canonical_properties
 @irdl_op_definition
-class Tcgen05CommitOp(IRDLOperation):
+class Tcgen05CommitOp(NVVMOp):
     """Makes the mbarrier at `addr` track the completion of the thread's prior async
     tcgen05 ops, optionally in several CTAs of the cluster (`tcgen05.commit`).
 
@@ -198,13 +203,12 @@ class Tcgen05CommitOp(IRDLOperation):
 
     name = "nvvm.tcgen05.commit"
 
-    addr = operand_def(LLVMPointerType)
+    addr = operand_def(_SMEM_SLOT)
     multicastMask = opt_operand_def(I16)
-    group = opt_prop_def(CTAGroupKindAttr, _CTA_1)
+    group = prop_def(_GROUP, default_value=_CTA_1)
 
     traits = traits_def(_TCGEN05)
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = (
+    FORMAT: ClassVar[str] = (
         "$addr (`,` `multicast_mask` `=` $multicastMask^)? attr-dict `:` type(operands)"
     )
 
@@ -215,9 +219,28 @@ class Tcgen05CommitOp(IRDLOperation):
         )
 
 
-@canonical_properties
 @irdl_op_definition
-class Tcgen05CpOp(IRDLOperation):
+class Tcgen05ShiftOp(NVVMOp):
+    """Shifts the rows of the 32-lane matrix at `taddr` down by one (`tcgen05.shift`).
+
+    Example:
+        nvvm.tcgen05.shift %tmem : !llvm.ptr<6>
+    """
+
+    name = "nvvm.tcgen05.shift"
+
+    taddr = operand_def(_TMEM)
+    group = prop_def(_GROUP, default_value=_CTA_1)
+
+    traits = traits_def(RequiresSMa((100, 101, 103)))
+    FORMAT: ClassVar[str] = "$taddr attr-dict `:` type(operands)"
+
+    def __init__(self, taddr: SSAValue) -> None:
+        super().__init__(operands=[taddr], properties={"group": _CTA_1})
+
+
+@irdl_op_definition
+class Tcgen05CpOp(NVVMOp):
     """Copies a matrix described by the shared-memory descriptor `smem_desc` into tensor
     memory at `taddr` (`tcgen05.cp`).
 
@@ -228,29 +251,22 @@ class Tcgen05CpOp(IRDLOperation):
     name = "nvvm.tcgen05.cp"
 
     shape = prop_def(Tcgen05CpShapeAttr)
-    group = opt_prop_def(CTAGroupKindAttr, _CTA_1)
-    multicast = opt_prop_def(
-        Tcgen05CpMulticastAttr, Tcgen05CpMulticastAttr(Tcgen05CpMulticast.NONE)
+    group = prop_def(_GROUP, default_value=_CTA_1)
+    multicast = prop_def(
+        of_class(Tcgen05CpMulticastAttr, Tcgen05CpMulticastAttr.SUMMARY),
+        default_value=Tcgen05CpMulticastAttr(Tcgen05CpMulticast.NONE),
     )
     srcFormat = opt_prop_def(Tcgen05CpSrcFormatAttr)
-    taddr = operand_def(pointer(TENSOR))
+    taddr = operand_def(_TMEM)
     smem_desc = operand_def(I64)
 
     traits = traits_def(_TCGEN05)
-    irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$taddr `,` $smem_desc attr-dict"
+    FORMAT: ClassVar[str] = "$taddr `,` $smem_desc attr-dict"
 
     def __init__(
         self, taddr: SSAValue, smem_desc: SSAValue, shape: Tcgen05CpShapeAttr
     ) -> None:
-        super().__init__(
-            operands=[taddr, smem_desc],
-            properties={
-                "shape": shape,
-                "group": _CTA_1,
-                "multicast": Tcgen05CpMulticastAttr(Tcgen05CpMulticast.NONE),
-            },
-        )
+        super().__init__(operands=[taddr, smem_desc], properties={"shape": shape})
 
     def verify_(self) -> None:
         multicast = self.multicast.data
@@ -280,13 +296,182 @@ class Tcgen05CpOp(IRDLOperation):
                     )
 
 
-_DISCARD = Tcgen05MMACollectorOpAttr(Tcgen05MMACollectorOp.DISCARD)
-_MMA_PROPERTIES = ("kind", "ctaGroup", "collectorOp", "aShift")
+def _vector_length(t: Attribute) -> int:
+    return (
+        cast(VectorType[Attribute], t).get_shape()[0]
+        if isinstance(t, VectorType)
+        else 1
+    )
 
 
-@canonical_properties
+def _verify_ld_st(
+    shape: Tcgen05LdStShape, offset: SSAValue | None, length: int, what: str
+) -> None:
+    """Upstream's checks of `tcgen05.ld` and `tcgen05.st` (`what` names the value)."""
+    if shape is Tcgen05LdStShape.SHAPE_16X32BX2 and offset is None:
+        raise PlainVerifyException("shape 16x32bx2 requires offset argument")
+    minimum = {Tcgen05LdStShape.SHAPE_16X128B: 2, Tcgen05LdStShape.SHAPE_16X256B: 4}
+    if length < minimum.get(shape, 1):
+        raise PlainVerifyException(
+            f"invalid {what} length {length} for shape {shape.value} in "
+            f"tcgen05.{'ld' if what == 'result type' else 'st'} Op"
+        )
+
+
 @irdl_op_definition
-class Tcgen05MMAOp(IRDLOperation):
+class Tcgen05LdOp(NVVMOp):
+    """Loads a warp's slice of the tensor-memory matrix at `tmemAddr` into registers
+    (`tcgen05.ld.sync.aligned`); `pack` packs two 16-bit elements per register.
+
+    Example:
+        %r = nvvm.tcgen05.ld %tmem {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<4xi32>
+    """
+
+    name = "nvvm.tcgen05.ld"
+
+    pack = opt_prop_def(UNIT_ATTR)
+    shape = prop_def(Tcgen05LdStShapeAttr)
+    tmemAddr = operand_def(_TMEM)
+    offset = opt_operand_def(I64)
+    res = result_def(_I32_OR_VECTOR)
+
+    traits = traits_def(_TCGEN05)
+    FORMAT: ClassVar[str] = (
+        "$tmemAddr (`,` $offset^)? (`pack` $pack^)? attr-dict `:` type($res)"
+    )
+
+    def __init__(
+        self,
+        tmem_addr: SSAValue,
+        shape: Tcgen05LdStShape,
+        result_type: Attribute,
+        *,
+        offset: SSAValue | None = None,
+        pack: bool = False,
+    ) -> None:
+        super().__init__(
+            operands=[tmem_addr, [] if offset is None else [offset]],
+            result_types=[result_type],
+            properties={
+                "shape": Tcgen05LdStShapeAttr(shape),
+                "pack": UnitAttr() if pack else None,
+            },
+        )
+
+    def verify_(self) -> None:
+        length = _vector_length(self.res.type)
+        _verify_ld_st(self.shape.data, self.offset, length, "result type")
+
+
+@irdl_op_definition
+class Tcgen05StOp(NVVMOp):
+    """Stores a warp's registers into the tensor-memory matrix at `tmemAddr`
+    (`tcgen05.st.sync.aligned`); `unpack` splits each register into two 16-bit elements.
+
+    Example:
+        nvvm.tcgen05.st %tmem, %v {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<4xi32>
+    """
+
+    name = "nvvm.tcgen05.st"
+
+    unpack = opt_prop_def(UNIT_ATTR)
+    shape = prop_def(Tcgen05LdStShapeAttr)
+    tmemAddr = operand_def(_TMEM)
+    val = operand_def(_I32_OR_VECTOR)
+    offset = opt_operand_def(I64)
+
+    traits = traits_def(_TCGEN05)
+    FORMAT: ClassVar[str] = (
+        "$tmemAddr `,` $val (`,` $offset^)? (`unpack` $unpack^)? attr-dict `:` type($val)"
+    )
+
+    def __init__(
+        self,
+        tmem_addr: SSAValue,
+        val: SSAValue,
+        shape: Tcgen05LdStShape,
+        *,
+        offset: SSAValue | None = None,
+        unpack: bool = False,
+    ) -> None:
+        super().__init__(
+            operands=[tmem_addr, val, [] if offset is None else [offset]],
+            properties={
+                "shape": Tcgen05LdStShapeAttr(shape),
+                "unpack": UnitAttr() if unpack else None,
+            },
+        )
+
+    def verify_(self) -> None:
+        length = _vector_length(self.val.type)
+        _verify_ld_st(self.shape.data, self.offset, length, "input")
+
+
+@irdl_op_definition
+class Tcgen05MmaSmemDescOp(NVVMOp):
+    """Packs the fields of a shared-memory matrix descriptor for `tcgen05.mma` into an
+    i64: start address, leading and stride dimension offsets, base offset, leading
+    dimension mode and swizzle mode.
+
+    Example:
+        %desc = nvvm.tcgen05.mma_smem_desc(%start, %lead, %stride, %base, %mode, %swizzle)
+            : (i32, i32, i32, i8, i1, i8) -> i64
+    """
+
+    name = "nvvm.tcgen05.mma_smem_desc"
+
+    startAddr = operand_def(I32)
+    leadingDimOffset = operand_def(I32)
+    strideDimOffset = operand_def(I32)
+    baseOffset = operand_def(I8)
+    leadingDimMode = operand_def(I1)
+    swizzleMode = operand_def(I8)
+    res = result_def(I64)
+
+    FORMAT: ClassVar[str] = (
+        "`(` operands `)` attr-dict `:` `(` type(operands) `)` `->` type($res)"
+    )
+
+    def __init__(self, fields: tuple[SSAValue, ...]) -> None:
+        super().__init__(operands=list(fields), result_types=[i64])
+
+
+def verify_tcgen05_mma(
+    matrix_a: SSAValue,
+    lanes: SSAValue | None,
+    group: CTAGroupKind,
+    a_shift: bool,
+    collector: Tcgen05MMACollectorOp,
+) -> None:
+    """Upstream's `verifyTcgen05MMAOp`, shared by `tcgen05.mma` and `tcgen05.mma.sp`."""
+    if lanes is not None:
+        length = _vector_length(lanes.type)
+        if length != (4 if group is CTAGroupKind.CTA_1 else 8):
+            raise PlainVerifyException(
+                f"Disable Output Lane of length {length} is incompatible with "
+                "CtaGroupAttr"
+            )
+    if a_shift and address_space(matrix_a.type) != TENSOR:
+        raise PlainVerifyException(
+            "A-shift can be applied only when matrix A is in tensor memory"
+        )
+    if a_shift and collector in (Tcgen05MMACollectorOp.FILL, Tcgen05MMACollectorOp.USE):
+        raise PlainVerifyException(
+            "Cannot use collector buffer operation fill or use with ashift"
+        )
+
+
+class _Tcgen05MmaBase(NVVMOp):
+    """A tcgen05 MMA. Each has D in tensor memory, A in tensor memory or behind a
+    shared-memory descriptor, B's descriptor, the instruction descriptor and whether D
+    is accumulated into, declared first in each op (xDSL orders a subclass's operands
+    before its base's)."""
+
+    traits = traits_def(_TCGEN05_MMA)
+
+
+@irdl_op_definition
+class Tcgen05MMAOp(_Tcgen05MmaBase):
     """Asynchronous tensor-core MMA into tensor memory: `D = A * B (+ D)` (`tcgen05.mma`).
 
     D lives in tensor memory (`matrixD`); A is in tensor memory (`!llvm.ptr<6>`) or in
@@ -301,21 +486,28 @@ class Tcgen05MMAOp(IRDLOperation):
     """
 
     name = "nvvm.tcgen05.mma"
+    BEYOND_UPSTREAM: ClassVar[str] = (
+        "cicc's tcgen05.mma rules on the module's targets (tileas_py.hw.tcgen05)"
+    )
 
-    matrixD = operand_def(pointer(TENSOR))
-    matrixA = operand_def()
+    matrixD = operand_def(_TMEM)
+    matrixA = operand_def(_TMEM_OR_DESC)
     matrixB = operand_def(I64)
     idesc = operand_def(I32)
     enableInputD = operand_def(I1)
     scaleInputD = opt_operand_def(I64)
-    disableOutputLane = opt_operand_def(VectorType)
-    kind = prop_def(Tcgen05MMAKindAttr)
-    ctaGroup = prop_def(CTAGroupKindAttr)
-    collectorOp = opt_prop_def(Tcgen05MMACollectorOpAttr, _DISCARD)
-    aShift = opt_prop_def(UnitAttr)
+    disableOutputLane = opt_operand_def(_LANES)
+    kind = prop_def(_MMA_KIND)
+    ctaGroup = prop_def(_GROUP)
+    collectorOp = prop_def(_COLLECTOR, default_value=_DISCARD)
+    aShift = opt_prop_def(UNIT_ATTR)
 
-    traits = traits_def(RequiresSMa((100, 110)))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT: ClassVar[str] = (
+        "$matrixD `,` $matrixA `,` $matrixB `,` $idesc `,` $enableInputD "
+        "(`scale` `=` $scaleInputD^)? (`mask` `=` $disableOutputLane^)? attr-dict "
+        "`:` `(` type(operands) `)`"
+    )
 
     def __init__(
         self,
@@ -350,91 +542,14 @@ class Tcgen05MMAOp(IRDLOperation):
             },
         )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> Self:
-        names = [parser.parse_unresolved_operand()]
-        for _ in range(4):
-            parser.parse_punctuation(",")
-            names.append(parser.parse_unresolved_operand())
-        scale = parse_optional_keyword_operand(parser, "scale")
-        mask = parse_optional_keyword_operand(parser, "mask")
-        properties, attributes = split_properties(
-            parser.parse_optional_attr_dict(), _MMA_PROPERTIES
-        )
-        parser.parse_punctuation(":")
-        types_pos = parser.pos
-        types = parser.parse_comma_separated_list(
-            parser.Delimiter.PAREN, parser.parse_type
-        )
-        present = [*names, *(v for v in (scale, mask) if v is not None)]
-        if len(types) != len(present):
-            parser.raise_error(
-                f"expected {len(present)} operand types but got {len(types)}", types_pos
-            )
-        operands = [
-            parser.resolve_operand(v, t) for v, t in zip(present, types, strict=True)
-        ]
-        properties = {"collectorOp": _DISCARD, **properties}
-        properties["operandSegmentSizes"] = DenseArrayBase.from_list(
-            i32, [1, 1, 1, 1, 1, int(scale is not None), int(mask is not None)]
-        )
-        return cls.create(
-            operands=operands, properties=properties, attributes=attributes
-        )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(
-            (self.matrixD, self.matrixA, self.matrixB, self.idesc, self.enableInputD),
-            printer.print_operand,
-        )
-        if self.scaleInputD is not None:
-            printer.print_string(" scale = ")
-            printer.print_operand(self.scaleInputD)
-        if self.disableOutputLane is not None:
-            printer.print_string(" mask = ")
-            printer.print_operand(self.disableOutputLane)
-        print_properties_and_attributes(printer, self, {"collectorOp": _DISCARD})
-        printer.print_string(" : (")
-        printer.print_list((o.type for o in self.operands), printer.print_attribute)
-        printer.print_string(")")
-
     def verify_(self) -> None:
-        a_space = address_space(self.matrixA.type)
-        if a_space != TENSOR and self.matrixA.type != i64:
-            raise VerifyException(
-                "operand #1 must be LLVM pointer in address space 6 or 64-bit signless "
-                f"integer, but got '{self.matrixA.type}'"
-            )
-        lanes = self.disableOutputLane
-        if lanes is not None:
-            expected = 4 if self.ctaGroup.data is CTAGroupKind.CTA_1 else 8
-            lane_type = lanes.type
-            length = (
-                lane_type.get_shape()[0] if isinstance(lane_type, VectorType) else 0
-            )
-            is_i32 = (
-                isinstance(lane_type, VectorType)
-                and cast(VectorType[Attribute], lane_type).element_type == i32
-            )
-            if length != expected or not is_i32:
-                raise PlainVerifyException(
-                    f"Disable Output Lane of length {length} is incompatible with "
-                    "CtaGroupAttr"
-                )
-        shifted = self.aShift is not None
-        if shifted and a_space != TENSOR:
-            raise PlainVerifyException(
-                "A-shift can be applied only when matrix A is in tensor memory"
-            )
-        collector = self.collectorOp.data
-        if shifted and collector in (
-            Tcgen05MMACollectorOp.FILL,
-            Tcgen05MMACollectorOp.USE,
-        ):
-            raise PlainVerifyException(
-                "Cannot use collector buffer operation fill or use with ashift"
-            )
+        verify_tcgen05_mma(
+            self.matrixA,
+            self.disableOutputLane,
+            self.ctaGroup.data,
+            self.aShift is not None,
+            self.collectorOp.data,
+        )
         self._verify_cicc_rules()
 
     def cicc_view(self) -> hw_tcgen05.Tcgen05Mma:
@@ -457,6 +572,195 @@ class Tcgen05MMAOp(IRDLOperation):
                 raise PlainVerifyException(error)
 
 
+@irdl_op_definition
+class Tcgen05MMASparseOp(_Tcgen05MmaBase):
+    """`tcgen05.mma.sp`: `tcgen05.mma` with a 2:4 structured-sparse A, whose metadata
+    is in tensor memory at `sparseMetadata`.
+
+    Example:
+        nvvm.tcgen05.mma.sp %d, %a, %bdesc, %idesc, %acc, %meta
+            {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>}
+            : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1, !llvm.ptr<6>)
+    """
+
+    name = "nvvm.tcgen05.mma.sp"
+
+    matrixD = operand_def(_TMEM)
+    matrixA = operand_def(_TMEM_OR_DESC)
+    matrixB = operand_def(I64)
+    idesc = operand_def(I32)
+    enableInputD = operand_def(I1)
+    sparseMetadata = operand_def(_TMEM)
+    scaleInputD = opt_operand_def(I64)
+    disableOutputLane = opt_operand_def(_LANES)
+    kind = prop_def(_MMA_KIND)
+    ctaGroup = prop_def(_GROUP)
+    collectorOp = prop_def(_COLLECTOR, default_value=_DISCARD)
+    aShift = opt_prop_def(UNIT_ATTR)
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    FORMAT: ClassVar[str] = (
+        "$matrixD `,` $matrixA `,` $matrixB `,` $idesc `,` $enableInputD `,` "
+        "$sparseMetadata (`scale` `=` $scaleInputD^)? (`mask` `=` $disableOutputLane^)? "
+        "attr-dict `:` `(` type(operands) `)`"
+    )
+
+    def verify_(self) -> None:
+        verify_tcgen05_mma(
+            self.matrixA,
+            self.disableOutputLane,
+            self.ctaGroup.data,
+            self.aShift is not None,
+            self.collectorOp.data,
+        )
+
+
+def _verify_block_scale(kind: MMABlockScaleKind, scale: Tcgen05MMABlockScale) -> None:
+    """Upstream's `verifyTcgen05MMABlockScaleOp`."""
+    if scale is Tcgen05MMABlockScale.DEFAULT and kind is MMABlockScaleKind.MXF4NVF4:
+        raise PlainVerifyException("mxf4nvf4 requires block scale attribute")
+    if scale is Tcgen05MMABlockScale.BLOCK16 and kind is not MMABlockScaleKind.MXF4NVF4:
+        raise PlainVerifyException(
+            f"{kind.value} kind does not support block16 attribute"
+        )
+
+
+@irdl_op_definition
+class Tcgen05MMABlockScaleOp(_Tcgen05MmaBase):
+    """`tcgen05.mma.block_scale`: an MX-format MMA whose A and B are scaled block-wise
+    by the factors in tensor memory at `scaleA` and `scaleB`.
+
+    Example:
+        nvvm.tcgen05.mma.block_scale %d, %a, %bdesc, %idesc, %acc, %sa, %sb
+            {kind = #nvvm.block_scale_kind<mxf8f6f4>, ctaGroup = #nvvm.cta_group<cta_1>}
+            : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1, !llvm.ptr<6>, !llvm.ptr<6>)
+    """
+
+    name = "nvvm.tcgen05.mma.block_scale"
+
+    matrixD = operand_def(_TMEM)
+    matrixA = operand_def(_TMEM_OR_DESC)
+    matrixB = operand_def(I64)
+    idesc = operand_def(I32)
+    enableInputD = operand_def(I1)
+    scaleA = operand_def(_TMEM)
+    scaleB = operand_def(_TMEM)
+    kind = prop_def(_BLOCK_SCALE_KIND)
+    ctaGroup = prop_def(_GROUP)
+    blockScale = prop_def(
+        of_class(Tcgen05MMABlockScaleAttr, Tcgen05MMABlockScaleAttr.SUMMARY),
+        default_value=_DEFAULT_SCALE,
+    )
+    collectorOp = prop_def(_COLLECTOR, default_value=_DISCARD)
+
+    FORMAT: ClassVar[str] = (
+        "$matrixD `,` $matrixA `,` $matrixB `,` $idesc `,` $enableInputD `,` $scaleA "
+        "`,` $scaleB attr-dict `:` `(` type(operands) `)`"
+    )
+
+    def verify_(self) -> None:
+        _verify_block_scale(self.kind.data, self.blockScale.data)
+
+
+@irdl_op_definition
+class Tcgen05MMASparseBlockScaleOp(_Tcgen05MmaBase):
+    """`tcgen05.mma.sp.block_scale`: the block-scaled MMA with a structured-sparse A.
+
+    Example:
+        nvvm.tcgen05.mma.sp.block_scale %d, %a, %bdesc, %idesc, %acc, %meta, %sa, %sb
+            {kind = #nvvm.block_scale_kind<mxf8f6f4>, ctaGroup = #nvvm.cta_group<cta_1>}
+            : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1, !llvm.ptr<6>, !llvm.ptr<6>, !llvm.ptr<6>)
+    """
+
+    name = "nvvm.tcgen05.mma.sp.block_scale"
+
+    matrixD = operand_def(_TMEM)
+    matrixA = operand_def(_TMEM_OR_DESC)
+    matrixB = operand_def(I64)
+    idesc = operand_def(I32)
+    enableInputD = operand_def(I1)
+    sparseMetadata = operand_def(_TMEM)
+    scaleA = operand_def(_TMEM)
+    scaleB = operand_def(_TMEM)
+    kind = prop_def(_BLOCK_SCALE_KIND)
+    ctaGroup = prop_def(_GROUP)
+    blockScale = prop_def(
+        of_class(Tcgen05MMABlockScaleAttr, Tcgen05MMABlockScaleAttr.SUMMARY),
+        default_value=_DEFAULT_SCALE,
+    )
+    collectorOp = prop_def(_COLLECTOR, default_value=_DISCARD)
+
+    FORMAT: ClassVar[str] = (
+        "$matrixD `,` $matrixA `,` $matrixB `,` $idesc `,` $enableInputD `,` "
+        "$sparseMetadata `,` $scaleA `,` $scaleB attr-dict `:` `(` type(operands) `)`"
+    )
+
+    def verify_(self) -> None:
+        _verify_block_scale(self.kind.data, self.blockScale.data)
+
+
+_COLLECTOR_B = of_class(
+    Tcgen05MMACollectorBBufferAttr, Tcgen05MMACollectorBBufferAttr.SUMMARY
+)
+
+
+@irdl_op_definition
+class Tcgen05MMAWsOp(_Tcgen05MmaBase):
+    """`tcgen05.mma.ws`: the weight-stationary MMA (one CTA), B kept in collector buffer
+    `collectorBBuffer`; `zeroColMask` zeroes columns of the result.
+
+    Example:
+        nvvm.tcgen05.mma.ws %d, %a, %bdesc, %idesc, %acc {kind = #nvvm.tcgen05_mma_kind<f16>}
+            : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1)
+    """
+
+    name = "nvvm.tcgen05.mma.ws"
+
+    matrixD = operand_def(_TMEM)
+    matrixA = operand_def(_TMEM_OR_DESC)
+    matrixB = operand_def(I64)
+    idesc = operand_def(I32)
+    enableInputD = operand_def(I1)
+    zeroColMask = opt_operand_def(I64)
+    kind = prop_def(_MMA_KIND)
+    collectorBBuffer = prop_def(_COLLECTOR_B, default_value=_B0)
+    collectorOp = prop_def(_COLLECTOR, default_value=_DISCARD)
+
+    FORMAT: ClassVar[str] = (
+        "$matrixD `,` $matrixA `,` $matrixB `,` $idesc `,` $enableInputD "
+        "(`,` $zeroColMask^)? attr-dict `:` `(` type(operands) `)`"
+    )
+
+
+@irdl_op_definition
+class Tcgen05MMAWsSparseOp(_Tcgen05MmaBase):
+    """`tcgen05.mma.ws.sp`: the weight-stationary MMA with a structured-sparse A.
+
+    Example:
+        nvvm.tcgen05.mma.ws.sp %d, %a, %bdesc, %idesc, %acc, %meta
+            {kind = #nvvm.tcgen05_mma_kind<f16>}
+            : (!llvm.ptr<6>, !llvm.ptr<6>, i64, i32, i1, !llvm.ptr<6>)
+    """
+
+    name = "nvvm.tcgen05.mma.ws.sp"
+
+    matrixD = operand_def(_TMEM)
+    matrixA = operand_def(_TMEM_OR_DESC)
+    matrixB = operand_def(I64)
+    idesc = operand_def(I32)
+    enableInputD = operand_def(I1)
+    sparseMetadata = operand_def(_TMEM)
+    zeroColMask = opt_operand_def(I64)
+    kind = prop_def(_MMA_KIND)
+    collectorBBuffer = prop_def(_COLLECTOR_B, default_value=_B0)
+    collectorOp = prop_def(_COLLECTOR, default_value=_DISCARD)
+
+    FORMAT: ClassVar[str] = (
+        "$matrixD `,` $matrixA `,` $matrixB `,` $idesc `,` $enableInputD `,` "
+        "$sparseMetadata (`,` $zeroColMask^)? attr-dict `:` `(` type(operands) `)`"
+    )
+
+
 TCGEN05_OPS = (
     Tcgen05AllocOp,
     Tcgen05DeallocOp,
@@ -464,6 +768,15 @@ TCGEN05_OPS = (
     Tcgen05FenceOp,
     Tcgen05WaitOp,
     Tcgen05CommitOp,
+    Tcgen05ShiftOp,
     Tcgen05CpOp,
+    Tcgen05LdOp,
+    Tcgen05StOp,
+    Tcgen05MmaSmemDescOp,
     Tcgen05MMAOp,
+    Tcgen05MMASparseOp,
+    Tcgen05MMABlockScaleOp,
+    Tcgen05MMASparseBlockScaleOp,
+    Tcgen05MMAWsOp,
+    Tcgen05MMAWsSparseOp,
 )

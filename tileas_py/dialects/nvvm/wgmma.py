@@ -11,14 +11,13 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#asynchronous-wa
 
 from __future__ import annotations
 
-from typing import Any, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
-from xdsl.dialects.builtin import I64, IntegerAttr, i64
+from xdsl.dialects.builtin import IntegerAttr, i64
 from xdsl.dialects.llvm import LLVMStructType
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
-    IRDLOperation,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -30,6 +29,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from tileas_py.diagnostics import PlainVerifyException
 from tileas_py.dialects.nvvm.attrs import (
     MMAIntOverflow,
     MMAIntOverflowAttr,
@@ -41,17 +41,19 @@ from tileas_py.dialects.nvvm.attrs import (
     WGMMAScaleOutAttr,
     WGMMATypesAttr,
 )
-from tileas_py.dialects.nvvm.syntax import canonical_properties
-from tileas_py.dialects.nvvm.target import RequiresSMa
+from tileas_py.dialects.nvvm.base import NVVMOp
+from tileas_py.dialects.nvvm.ods import I64, I64_ATTR, LLVM_STRUCT
+from tileas_py.dialects.nvvm.target import RequiresSMa, declared_targets, ptx_version
 from tileas_py.hw import wgmma
 from tileas_py.hw.wgmma import WgmmaType
 
 _SM90A = RequiresSMa((90,))
+_MIXED_INTEGER_PTX = (8, 4)
 _EnumAttrT = TypeVar("_EnumAttrT", bound=EnumAttribute[Any])
 
 
 @irdl_op_definition
-class WgmmaFenceAlignedOp(IRDLOperation):
+class WgmmaFenceAlignedOp(NVVMOp):
     """Orders prior register and shared-memory accesses before the next `mma_async`
     (`wgmma.fence.sync.aligned`).
 
@@ -62,14 +64,14 @@ class WgmmaFenceAlignedOp(IRDLOperation):
     name = "nvvm.wgmma.fence.aligned"
 
     traits = traits_def(_SM90A)
-    assembly_format = "attr-dict"
+    FORMAT: ClassVar[str] = "attr-dict"
 
     def __init__(self) -> None:
         super().__init__()
 
 
 @irdl_op_definition
-class WgmmaGroupSyncAlignedOp(IRDLOperation):
+class WgmmaGroupSyncAlignedOp(NVVMOp):
     """Closes the current group of `mma_async` ops (`wgmma.commit_group.sync.aligned`).
 
     Example:
@@ -79,15 +81,14 @@ class WgmmaGroupSyncAlignedOp(IRDLOperation):
     name = "nvvm.wgmma.commit.group.sync.aligned"
 
     traits = traits_def(_SM90A)
-    assembly_format = "attr-dict"
+    FORMAT: ClassVar[str] = "attr-dict"
 
     def __init__(self) -> None:
         super().__init__()
 
 
-@canonical_properties
 @irdl_op_definition
-class WgmmaWaitGroupSyncOp(IRDLOperation):
+class WgmmaWaitGroupSyncOp(NVVMOp):
     """Waits until at most `group` committed WGMMA groups are still in flight
     (`wgmma.wait_group.sync.aligned N`); 0 drains them all.
 
@@ -97,10 +98,10 @@ class WgmmaWaitGroupSyncOp(IRDLOperation):
 
     name = "nvvm.wgmma.wait.group.sync.aligned"
 
-    group = prop_def(IntegerAttr[I64])
+    group = prop_def(I64_ATTR)
 
     traits = traits_def(_SM90A)
-    assembly_format = "attr-dict $group"
+    FORMAT: ClassVar[str] = "attr-dict $group"
 
     def __init__(self, group: int) -> None:
         super().__init__(properties={"group": IntegerAttr(group, i64)})
@@ -111,9 +112,8 @@ def _parse_enum(parser: Parser, kind: type[_EnumAttrT]) -> _EnumAttrT:
     return kind(kind.parse_parameter(parser))
 
 
-@canonical_properties
 @irdl_op_definition
-class WgmmaMmaAsyncOp(IRDLOperation):
+class WgmmaMmaAsyncOp(NVVMOp):
     """Asynchronous warpgroup MMA: `D = A * B + D` (or `A * B` when `scaleD` is zero) on an
     `m64nNkK` tile, with A and B read through shared-memory descriptors.
 
@@ -129,8 +129,9 @@ class WgmmaMmaAsyncOp(IRDLOperation):
     """
 
     name = "nvvm.wgmma.mma_async"
+    BEYOND_UPSTREAM: ClassVar[str] = "ptxas's PTX ISA 8.4 floor for mixed s8/u8 inputs"
 
-    inouts = operand_def()
+    inouts = operand_def(LLVM_STRUCT)
     descriptorA = operand_def(I64)
     descriptorB = operand_def(I64)
     shape = prop_def(MMAShapeAttr)
@@ -143,7 +144,7 @@ class WgmmaMmaAsyncOp(IRDLOperation):
     layoutA = prop_def(MMALayoutAttr)
     layoutB = prop_def(MMALayoutAttr)
     satfinite = opt_prop_def(MMAIntOverflowAttr)
-    res = result_def()
+    res = result_def(LLVM_STRUCT)
 
     traits = traits_def(_SM90A)
 
@@ -248,10 +249,6 @@ class WgmmaMmaAsyncOp(IRDLOperation):
         printer.print_attribute(self.res.type)
 
     def verify_(self) -> None:
-        if not isinstance(self.inouts.type, LLVMStructType):
-            raise VerifyException(
-                f"operand #0 must be LLVM structure type, but got '{self.inouts.type}'"
-            )
         if self.inouts.type != self.res.type:
             raise VerifyException(
                 "failed to verify that input struct and result struct must be the same "
@@ -312,6 +309,23 @@ class WgmmaMmaAsyncOp(IRDLOperation):
                 " `satfinite` can be only used with s32 accumulator, however the "
                 f"current accumulator is {type_d}"
             )
+        self._verify_ptx_version(type_a, type_b)
+
+    def _verify_ptx_version(self, type_a: WgmmaType, type_b: WgmmaType) -> None:
+        """Not upstream's: ptxas rejects s8 with u8 below PTX ISA 8.4, in its words (the
+        PTX version of a target is the one convert-nvvm-to-ori writes for it)."""
+        if {type_a, type_b} != {WgmmaType.S8, WgmmaType.U8}:
+            return
+        for target in declared_targets(self):
+            arch = target.arch
+            if not target.verifies_target or arch is None:
+                continue
+            major, minor = ptx_version(arch, target.features.data).split(".")
+            if (int(major), int(minor)) < _MIXED_INTEGER_PTX:
+                raise PlainVerifyException(
+                    "Feature 'WGMMA with mixed integer types' requires PTX ISA "
+                    ".version 8.4 or later"
+                )
 
 
 WGMMA_OPS = (

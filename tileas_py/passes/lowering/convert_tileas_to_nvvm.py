@@ -15,7 +15,10 @@ https://mlir.llvm.org/docs/DialectConversion/). In order:
 1. the target: the module's `#nvvm.target` if it has one, else the chip of its
    `nv_tileaa.target_spec` (sm 90 and later: the arch-conditional `sm_90a`, `sm_100a`,
    ...), else the `chip` option; the module gets `nvvm.target` with that chip;
-2. shared memory is planned per kernel (`kernel.plan_shared_memory`);
+2. per kernel, each tile split across the CTAs of the cluster becomes the piece its CTA
+   holds, tiled accesses offset by the cluster rank (`cta.split_into_pieces`; what
+   would move data between CTAs is reported), then shared memory is planned
+   (`kernel.plan_shared_memory`);
 3. the patterns run to a fixed point;
 4. an op still holding tile values is reported, once, at its location:
    `'nv_tileas.xxx' is not supported by convert-tileas-to-nvvm`;
@@ -67,11 +70,21 @@ from tileas_py.dialects.nvvm.target import TARGET_ATTR_NAME, NVVMTargetAttr
 from tileas_py.hw.arch import Arch
 from tileas_py.passes.lowering import tileas_to_nvvm
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import is_tile_type
+from tileas_py.passes.lowering.tileas_to_nvvm.cta import split_into_pieces
 from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
     declare_shared_buffer,
     holds_tiles,
     plan_shared_memory,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.persistent import (
+    declare_persistent_grid,
+)
+from tileas_py.passes.lowering.tileas_to_nvvm.promote_locals import promote_locals
+from tileas_py.passes.lowering.tileas_to_nvvm.registers import (
+    check_budgets,
+    plan_registers,
+)
+from tileas_py.passes.lowering.tileas_to_nvvm.wgmma_pipelining import pipeline_wgmma
 
 PASS_NAME = "convert-tileas-to-nvvm"
 
@@ -150,7 +163,16 @@ class ConvertTileasToNvvmPass(ModulePass):
     chip: str = "sm_90a"
     """The target when the module has neither `nvvm.target` nor `nv_tileaa.target_spec`."""
 
+    producer_registers: int = 40
+    """Registers per thread of a warp-specialised kernel's warpgroups that issue no WGMMA
+    (`setmaxnreg.dec`; `tileas_to_nvvm/registers.py`)."""
+
+    consumer_registers: int = 0
+    """Registers per thread of its WGMMA warpgroups (`setmaxnreg.inc`); 0: what the
+    register file leaves them."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_budgets(self.producer_registers, self.consumer_registers)
         if not isinstance(op.attributes.get(TARGET_ATTR_NAME), NVVMTargetAttr):
             spec = op.attributes.get(TARGET_SPEC)
             chip = (
@@ -164,9 +186,15 @@ class ConvertTileasToNvvmPass(ModulePass):
             if isinstance(function, tile_ops.KernelOp | nv_tileaa.FuncOp) or (
                 isinstance(function, func.FuncOp) and holds_tiles(function)
             ):
+                split_into_pieces(function)
+                pipeline_wgmma(function)
+                plan_registers(
+                    function, self.producer_registers, self.consumer_registers
+                )
                 size = plan_shared_memory(function, shared)
                 if size:
                     declare_shared_buffer(function, size)
+                declare_persistent_grid(function)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(list(patterns), dce_enabled=False),
             apply_recursively=True,
@@ -175,6 +203,9 @@ class ConvertTileasToNvvmPass(ModulePass):
             if _is_unlowered(inner):
                 emit_error(inner, f"'{inner.name}' is not supported by {PASS_NAME}")
         fold_casts(op)
+        for function in op.body.block.ops:
+            if isinstance(function, llvm.FuncOp):
+                promote_locals(function)
         erase_dead_llvm_values(op)
 
 

@@ -25,6 +25,9 @@ from tileas_py.passes.tileas.propagate_execution_unit import (
 WARP_GROUP = 4
 """The total warp count is padded to whole warp groups."""
 
+MAX_WARPS = 32
+"""A CTA has at most 1024 threads (CUDA C++ Programming Guide, "Thread Hierarchy")."""
+
 
 def round_up(value: int, multiple: int) -> int:
     """`((v != 0) + (v - (v != 0)) / m) * m` in tileiras: the next multiple of m."""
@@ -64,6 +67,12 @@ def assign_warps(op: AgentLikeOpInterface) -> AgentSwitchOp:
         )
         cursor = first + group
     total = round_up(cursor, WARP_GROUP)
+    if total > MAX_WARPS:
+        emit_error(
+            op,
+            f"the agents need {total} warps, but a CTA has at most {MAX_WARPS} "
+            f"({MAX_WARPS * 32} threads)",
+        )
     if total != cursor:
         slots.append(Slot(1, cursor, total - cursor, Region()))
     switch = AgentSwitchOp(
@@ -95,7 +104,10 @@ class OptimizeExecutionUnitMappingPass(ModulePass):
       2-CTA UMMA: 8); a gap left by rounding becomes a hole record (an empty region with
       `num_warps` 1, `warp_id` = the cursor, `agent_strides` = the gap);
     - the total is padded to a multiple of 4 warps with a final hole record, and becomes
-      the agent_switch's own `nv_tileas.num_warps`;
+      the agent_switch's own `nv_tileas.num_warps`; a total above 32 warps (1024
+      threads, the most a CTA has) is an error;
+    - several agent-like ops one after the other share the CTA's warps: the function
+      needs as many as the largest (see `propagate-execution-unit`);
     - holes of an earlier mapping are dropped first, so the pass is idempotent.
 
     Agent strides are carried over unchanged. Not modelled: the stable partition of

@@ -180,14 +180,18 @@ class CTAPlanner:
                 self.require(member.use, target)
 
     def settle(self, value: SSAValue, cta: CTALayoutAttr) -> bool:
-        """Give an unplanned tile the CTA layout; False when it cannot take it."""
-        current = cta_of(value.type)
-        if current == cta:
-            return True
-        if current is not None or not self.is_retypable(value):
+        """Give an unplanned tile the CTA layout (fitted to its shape); False when it
+        cannot take it."""
+        if encoding_of(value.type) is None:
             return False
         old_type = as_tile(value.type)
         if cta.rank != old_type.get_num_dims():
+            return False
+        cta = cta.fit(old_type.get_shape())
+        current = cta_of(old_type)
+        if current == cta:
+            return True
+        if current is not None or not self.is_retypable(value):
             return False
         self.check_cluster(value.owner, cta)
         new_value = Rewriter.replace_value_with_new_type(value, with_cta(old_type, cta))
@@ -211,6 +215,9 @@ class CTAPlanner:
             return
         value_type = as_tile(value.type)
         if cta.rank != value_type.get_num_dims():
+            return
+        cta = cta.fit(value_type.get_shape())
+        if cta_of(value_type) == cta:
             return
         convert = ConvertLayoutOp(value, with_cta(value_type, cta))
         Rewriter.insert_op(convert, InsertPoint.before(use.operation))
@@ -437,7 +444,9 @@ class PlanCTAPass(ModulePass):
        `nv_tileas.pragma`, `broadcast`, `expand_dim` (inserting / dropping a unit CTA
        dimension), the accumulator of `dot` and the destination of `copy`, and the
        iter_args, results, block arguments and yields of `scf.for`, `scf.if` and
-       `scf.while`. Tiles that already have a CTA layout keep it; where two layouts meet
+       `scf.while`. A tile takes the layout fitted to its shape: a dimension is split
+       into at most as many pieces as divide its size, so a size-1 (broadcast)
+       dimension is replicated. Tiles that already have a CTA layout keep it; where two layouts meet
        (or a producer cannot be retyped: function arguments, loads, buffers) a
        `convert_layout` is inserted. Other ops keep the types they had: a tile op reads
        any CTA layout, anything else (terminators, foreign ops) gets a conversion back.

@@ -22,14 +22,17 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.transforms.canonicalize import CanonicalizePass
 
+from tileas_py.diagnostics import emit_warning
 from tileas_py.dialects.nv_tileaa import target_sm_of
 from tileas_py.dialects.nv_tileas import (
     BlockedEncodingAttr,
+    SharedEncodingAttr,
     TiledLoadOp,
     TiledStoreOp,
     as_tile,
     encoding_of,
 )
+from tileas_py.dialects.nv_tileas.attrs import ints
 from tileas_py.dialects.nv_tileas.ops import TMA_MAX_BOX
 from tileas_py.passes.tileas.common import function_like_ops
 
@@ -49,12 +52,78 @@ def largest_divisor_at_most(n: int, limit: int) -> int:
     return next(d for d in range(min(n, limit), 0, -1) if n % d == 0)
 
 
+TMA_INNER_ALIGNMENT = 16
+"""cuTensorMapEncodeTiled: the inner box extent is a multiple of 16 bytes."""
+
+
+def fastest_dimension(tile: TensorType) -> int:
+    """The tile's contiguous dimension: its layout's `order[0]`, else the last one."""
+    encoding = encoding_of(tile)
+    if isinstance(encoding, BlockedEncodingAttr | SharedEncodingAttr):
+        return ints(encoding.order)[0]
+    return tile.get_num_dims() - 1
+
+
+def inner_box_limit(tile: TensorType, element_bytes: int) -> int:
+    """The most elements the inner box dimension may have: 256, and within a swizzled
+    buffer's swizzle span (cuTensorMapEncodeTiled)."""
+    limit = TMA_MAX_BOX
+    encoding = encoding_of(tile)
+    if isinstance(encoding, SharedEncodingAttr) and encoding.swizzle.data:
+        limit = min(limit, encoding.swizzle.data // element_bytes)
+    return limit
+
+
+def tma_box(tile: TensorType, element_bytes: int) -> list[int] | None:
+    """The largest TMA box dividing the tile: at most 256 elements per dimension, the
+    inner (contiguous) extent a multiple of 16 bytes and within the swizzle span; None
+    when no inner extent satisfies these."""
+    shape = tile.get_shape()
+    inner = fastest_dimension(tile)
+    box: list[int] = []
+    for d, size in enumerate(shape):
+        if d != inner:
+            box.append(largest_divisor_at_most(size, TMA_MAX_BOX))
+            continue
+        limit = inner_box_limit(tile, element_bytes)
+        extents = [
+            e
+            for e in range(min(size, limit), 0, -1)
+            if size % e == 0 and e * element_bytes % TMA_INNER_ALIGNMENT == 0
+        ]
+        if not extents:
+            return None
+        box.append(extents[0])
+    return box
+
+
 def decompose_tiled_view(op: TiledLoadOp | TiledStoreOp) -> None:
-    """Give a tile larger than one TMA box (256 per dimension) the box it is copied in."""
-    shape = tile_of(op).get_shape()
-    if op.box is not None or all(d <= TMA_MAX_BOX for d in shape):
+    """Give a tile that is not one TMA box (over 256 elements in a dimension, or an
+    inner extent wider than its swizzle span) the box it is copied in."""
+    tile = tile_of(op)
+    element = tile.get_element_type()
+    if (
+        op.box is not None
+        or not isinstance(element, FixedBitwidthType)
+        or element.bitwidth % 8
+    ):
         return
-    box = [largest_divisor_at_most(d, TMA_MAX_BOX) for d in shape]
+    element_bytes = element.bitwidth // 8
+    shape = tile.get_shape()
+    inner = shape[fastest_dimension(tile)]
+    if all(d <= TMA_MAX_BOX for d in shape) and inner <= inner_box_limit(
+        tile, element_bytes
+    ):
+        return
+    box = tma_box(tile, element_bytes)
+    if box is None:
+        emit_warning(
+            op,
+            f"no TMA box divides the tile {list(shape)} of {element}: its inner "
+            f"extent must be a multiple of {TMA_INNER_ALIGNMENT} bytes and at most "
+            f"{inner_box_limit(tile, element_bytes)} elements",
+        )
+        return
     op.box = DenseArrayBase.from_list(i64, box)
 
 
@@ -95,8 +164,12 @@ class PrepareForSchedulingPass(ModulePass):
     Runs only on functions whose module has an `nv_tileaa.target_spec` (the compute
     capability); others are left alone. Modelled stages:
     1. decomposeTiledLoadStoreView: a `tiled_load` / `tiled_store` without a `box` whose
-       tile exceeds the TMA limit of 256 elements in some dimension gets the box it is
-       copied in (per dimension, the largest divisor of the tile size up to 256);
+       tile is not one TMA box (over 256 elements in some dimension, or a swizzled
+       buffer whose inner extent exceeds its swizzle span) gets the box it is copied
+       in: per dimension the largest divisor of the tile size up to 256, and for the
+       inner (contiguous, `order[0]`) dimension one whose bytes are a multiple of 16 and
+       within the swizzle span (cuTensorMapEncodeTiled's rules). When no inner extent
+       fits, the op keeps no box and gets the warning "no TMA box divides the tile ...";
     2. refineVecSizeOfAtoms: a tiled op without `vec_size` on a blocked tile gets the
        widest vector a thread can move: its contiguous elements (`size_per_thread` along
        the fastest dimension), capped at 128 bits (256 bits on sm_100 and later, where

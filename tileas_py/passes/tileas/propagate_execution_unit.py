@@ -35,18 +35,31 @@ def num_warps_of(op: Operation) -> int | None:
 
 
 def folded_num_warps(regions: Iterable[Region], owner: Operation) -> int | None:
-    """The one warp count of the ops directly in `regions`; an error if they disagree."""
+    """The warp count of the ops directly in `regions`.
+
+    Ops that run on a set of warps must agree on its size (an error otherwise).
+    Warp-specialised sections (agent-like ops) run one after the other on the same
+    warps, so together they need as many as the largest; the other ops, when they
+    give a count, must have at least that many."""
     found: int | None = None
+    sections: int | None = None
     for region in regions:
         for block in region.blocks:
             for child in block.ops:
                 n = num_warps_of(child)
                 if n is None:
                     continue
+                if isinstance(child, AgentLikeOpInterface):
+                    sections = n if sections is None else max(sections, n)
+                    continue
                 if found is not None and n != found:
                     emit_error(owner, INCONSISTENT_NUM_WARPS)
                 found = n
-    return found
+    if sections is None:
+        return found
+    if found is not None and found < sections:
+        emit_error(owner, INCONSISTENT_NUM_WARPS)
+    return sections if found is None else found
 
 
 def propagate_upward(op: Operation) -> None:
@@ -69,10 +82,12 @@ class PropagateExecutionUnitPass(ModulePass):
 
     Walks the module post-order; every op with regions (`scf.for`, `scf.if`, `scf.while`,
     functions, ...) except modules and agent-like ops gets the `nv_tileas.num_warps` that
-    the ops directly inside it agree on. When they disagree (or disagree with the op's own
-    value), the pass fails with "inconsistent numWarps in the agent switch, maybe it is
-    called in different agents with different numWarps". Ops whose children carry no
-    warp count are left alone.
+    the ops directly inside it agree on; warp-specialised sections (agent-like ops) one
+    after the other need the largest of their counts. When the ops disagree (or disagree
+    with the op's own value, or give fewer warps than a section needs), the pass fails
+    with "inconsistent numWarps in the agent switch, maybe it is called in different
+    agents with different numWarps". Ops whose children carry no warp count are left
+    alone.
 
     Before:
     ```

@@ -18,13 +18,14 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
 )
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir import Attribute, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 
 from tileas_py.dialects.nv_tileas import (
     AllocTensorOp,
@@ -32,7 +33,9 @@ from tileas_py.dialects.nv_tileas import (
     ConvertLayoutOp,
     PipelineYieldOp,
     PragmaOp,
+    SharedEncodingAttr,
     as_tile,
+    encoding_of,
 )
 from tileas_py.passes.tileas.common import (
     function_like_ops,
@@ -106,69 +109,157 @@ def retyped(value: SSAValue, like: AnyTensorType) -> AnyTensorType:
     )
 
 
-def in_layout(value: SSAValue, target: AnyTensorType) -> Operation | SSAValue | None:
-    """`value` available in `target`'s layout without a conversion: the source of the
-    conversion that produced it, or a re-typed constant; None otherwise."""
+def is_register_tile(t: Attribute) -> bool:
+    """A tile in registers: an nv_tileas layout other than a shared buffer."""
+    encoding = encoding_of(t)
+    return encoding is not None and not isinstance(encoding, SharedEncodingAttr)
+
+
+def dense_constant(value: SSAValue) -> DenseIntOrFPElementsAttr | None:
     producer = value.owner
-    if isinstance(producer, ConvertLayoutOp) and producer.source.type == target:
-        return producer.source
     if isinstance(producer, arith.ConstantOp) and isinstance(
         producer.value, DenseIntOrFPElementsAttr
     ):
-        dense = producer.value
-        return arith.ConstantOp(
-            DenseIntOrFPElementsAttr.new((target, dense.data)), target
-        )
+        return producer.value
     return None
 
 
+def constant_in(dense: DenseIntOrFPElementsAttr, target: AnyTensorType) -> Operation:
+    """The constant `dense` with the tile type `target` (its value carries the type)."""
+    return arith.ConstantOp(DenseIntOrFPElementsAttr.new((target, dense.data)), target)
+
+
+def converted_from(value: SSAValue, target: AnyTensorType) -> SSAValue | None:
+    """The source of the conversion that produced `value` from `target`, if any."""
+    producer = value.owner
+    if isinstance(producer, ConvertLayoutOp) and producer.source.type == target:
+        return producer.source
+    return None
+
+
+def is_rematerialisable(op: Operation) -> bool:
+    """Elementwise work that can be redone in another register layout."""
+    return (
+        (is_elementwise(op) or isinstance(op, PragmaOp))
+        and not isinstance(op, arith.ConstantOp)
+        and len(op.results) == 1
+    )
+
+
+class ElementwiseSlice:
+    """The elementwise ops a conversion's source is computed by, to be redone in the
+    conversion's target layout instead: each op is used only inside the slice (or by
+    the conversion), so that rebuilding it in the target layout frees the original."""
+
+    def __init__(self, convert: ConvertLayoutOp) -> None:
+        self.target = as_tile(convert.result.type)
+        self.ops: list[Operation] = []
+        """The slice, each op after the ops it reads."""
+        self.leaves: dict[SSAValue, None] = {}
+        """Tile inputs computed outside the slice."""
+        self.grow(convert.source, convert)
+
+    def grow(self, value: SSAValue, user: Operation) -> None:
+        producer = value.owner
+        if producer in self.ops or value in self.leaves:
+            return
+        if (
+            isinstance(producer, Operation)
+            and is_rematerialisable(producer)
+            and all(use.operation is user for use in value.uses)
+        ):
+            for operand in producer.operands:
+                if isinstance(operand.type, TensorType):
+                    self.grow(operand, producer)
+            self.ops.append(producer)
+        else:
+            self.leaves[value] = None
+
+    def wanted(self, value: SSAValue) -> AnyTensorType:
+        return retyped(value, self.target)
+
+    def is_free(self, leaf: SSAValue) -> bool:
+        """Available in the target layout without a conversion."""
+        wanted = self.wanted(leaf)
+        return converted_from(leaf, wanted) is not None or (
+            dense_constant(leaf) is not None and is_register_tile(wanted)
+        )
+
+    def conversions_saved(self) -> int:
+        """Conversions the rewrite removes minus those it adds: the slice's own
+        conversion, plus each free input's conversion that nothing else reads, minus
+        one conversion per input that is not free."""
+        saved = 1
+        for leaf in self.leaves:
+            if not self.is_free(leaf):
+                saved -= 1
+            elif converted_from(leaf, self.wanted(leaf)) is not None and all(
+                use.operation in self.ops for use in leaf.uses
+            ):
+                saved += 1
+        return saved
+
+
+def in_target_layout(
+    leaf: SSAValue, work: ElementwiseSlice, user: Operation, rewriter: PatternRewriter
+) -> SSAValue:
+    """A slice input in the target layout, for `user`: the source of its conversion
+    from that layout, a re-typed constant, or a new conversion before `user`."""
+    wanted = work.wanted(leaf)
+    available = converted_from(leaf, wanted)
+    if available is not None:
+        return available
+    dense = dense_constant(leaf)
+    new = (
+        constant_in(dense, wanted)
+        if dense is not None
+        else ConvertLayoutOp(leaf, wanted)
+    )
+    rewriter.insert(new, InsertPoint.before(user))
+    return new.results[0]
+
+
 class HoistConvertAboveElementwise(RewritePattern):
-    """`convert(f(convert⁻¹(x), c))` -> `f(x, c')`: redo elementwise work (arith, math,
-    `nv_tileas.pragma`) in the conversion's target layout. Tile inputs converted from the
-    target layout and constants come for free; at most one other input may need a
-    conversion of its own, so the number of conversions never grows and conversions
-    move towards their producers, where they cancel."""
+    """`convert(f(g(convert⁻¹(x)), c))` -> `f(g(x), c')`: redo the elementwise work
+    (arith, math, `nv_tileas.pragma`) a register-to-register conversion reads in the
+    conversion's target layout, when that removes conversions. Inputs converted from the
+    target layout and constants come for free; every other input needs a conversion of
+    its own. A conversion of a constant is the constant in the target layout."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ConvertLayoutOp, rewriter: PatternRewriter) -> None:
-        producer = op.source.owner
-        if not isinstance(producer, Operation) or not (
-            is_elementwise(producer) or isinstance(producer, PragmaOp)
-        ):
-            return
-        if len(producer.results) != 1 or not op.source.has_one_use():
-            return
         target = as_tile(op.result.type)
-        new_ops: list[Operation] = []
-        operands: list[SSAValue] = []
-        converted = 0
-        for operand in producer.operands:
-            if not isinstance(operand.type, TensorType):
-                operands.append(operand)
-                continue
-            wanted = retyped(operand, target)
-            available = in_layout(operand, wanted)
-            if available is None:
-                # Moving the conversion onto this input keeps the count of conversions.
-                converted += 1
-                available = ConvertLayoutOp(operand, wanted)
-            if isinstance(available, Operation):
-                new_ops.append(available)
-                available = available.results[0]
-            operands.append(available)
-        if converted > 1:
+        if not (is_register_tile(op.source.type) and is_register_tile(target)):
             return
-        rebuilt = type(producer).create(
-            operands=operands,
-            result_types=[target],
-            properties=dict(producer.properties),
-            attributes=dict(producer.attributes),
-        )
-        inputs = list(producer.operands)
-        rewriter.replace(op, [*new_ops, rebuilt])
-        rewriter.erase(producer)
-        for value in inputs:
-            constant = value.owner
+        dense = dense_constant(op.source)
+        if dense is not None:
+            producer = op.source.owner
+            rewriter.replace(op, constant_in(dense, target))
+            if isinstance(producer, Operation) and not producer.results[0].uses:
+                rewriter.erase(producer)
+            return
+        work = ElementwiseSlice(op)
+        if not work.ops or work.conversions_saved() <= 0:
+            return
+        rebuilt: dict[SSAValue, SSAValue] = {}
+        for old in work.ops:
+            for leaf in old.operands:
+                if leaf in work.leaves and leaf not in rebuilt:
+                    rebuilt[leaf] = in_target_layout(leaf, work, old, rewriter)
+            new = type(old).create(
+                operands=[rebuilt.get(v, v) for v in old.operands],
+                result_types=[work.wanted(old.results[0])],
+                properties=dict(old.properties),
+                attributes=dict(old.attributes),
+            )
+            new.results[0].name_hint = old.results[0].name_hint
+            rewriter.insert(new, InsertPoint.before(old))
+            rebuilt[old.results[0]] = new.results[0]
+        rewriter.replace(op, [], [rebuilt[op.source]])
+        for old in reversed(work.ops):
+            rewriter.erase(old)
+        for leaf in work.leaves:
+            constant = leaf.owner
             if isinstance(constant, arith.ConstantOp) and not constant.result.uses:
                 rewriter.erase(constant)
 
@@ -236,12 +327,15 @@ class RemoveLayoutConversionsPass(ModulePass):
     2. buffer layout propagation: an `alloc_tensor` whose every use is a
        `convert_layout` to the same layout is allocated in that layout instead;
     3. cleanup;
-    4. register layout propagation: a conversion of a single-use elementwise result
-       (arith, math, `nv_tileas.pragma`) is replaced by the elementwise op in the target
-       layout when at most one of its tile inputs needs converting (inputs converted from
-       the target layout and constants do not), moving conversions up until they cancel; a
-       conversion of an `scf.if` or `nv_tileas.async.pipeline.consume_one` result whose
-       yields all convert from the target layout moves into the region and cancels;
+    4. register layout propagation, between register layouts only (a shared tile is a
+       buffer, which elementwise ops do not take): a converted constant becomes the
+       constant in the target layout; a conversion of elementwise work (the arith, math
+       and `nv_tileas.pragma` ops computing its source, each used only by the next) is
+       replaced by that work redone in the target layout when this removes conversions:
+       inputs converted from the target layout and constants come for free, every other
+       input needs a conversion of its own; a conversion of an `scf.if` or
+       `nv_tileas.async.pipeline.consume_one` result whose yields all convert from the
+       target layout moves into the region and cancels;
     5. cleanup.
 
     Each stage sweeps its patterns until a sweep changes nothing. Like MLIR's greedy

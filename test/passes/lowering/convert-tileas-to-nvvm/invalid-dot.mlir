@@ -44,7 +44,7 @@ nv_tileas.kernel @k(%c: tensor<64x64xf32, #acc>) attributes {nv_tileaa.kernel_sp
 
 // -----
 
-// One warpgroup holds the whole accumulator.
+// An accumulator split over two warpgroups, on a kernel of one.
 #sa = #nv_tileas.shared<swizzle = 32, order = [1, 0]>
 #sb = #nv_tileas.shared<swizzle = 32, order = [0, 1]>
 #acc = #nv_tileas.mma<warps_per_cta = [8, 1], instr_shape = [64, 64, 16]>
@@ -54,7 +54,22 @@ nv_tileas.kernel @k(%c: tensor<128x64xf32, #acc>) attributes {nv_tileaa.kernel_s
   %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm90.mma<64x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss> wait_group = 0 : tensor<128x16xf16, #sa>, tensor<16x64xf16, #sb> -> tensor<128x64xf32, #acc>
   nv_tileas.return
 }
-// CHECK: invalid-dot.mlir:54:3: error: a WGMMA accumulator must be held by one warpgroup (warps_per_cta = [4, 1]), got [8, 1]
+// CHECK: invalid-dot.mlir:54:3: error: the accumulator is held by 2 warpgroup(s) (warps_per_cta = [8, 1]), but the dot runs on 4 warps
+
+// -----
+
+// Warpgroups split an accumulator by rows only.
+#sa = #nv_tileas.shared<swizzle = 32, order = [1, 0]>
+#sb = #nv_tileas.shared<swizzle = 32, order = [0, 1]>
+#acc = #nv_tileas.mma<warps_per_cta = [4, 2], instr_shape = [64, 64, 16]>
+nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 8 : i32} {
+  %a = nv_tileas.alloc_tensor : tensor<64x16xf16, #sa>
+  %b = nv_tileas.alloc_tensor : tensor<16x128xf16, #sb>
+  %c = arith.constant dense<1.0> : tensor<64x128xf32, #acc>
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm90.mma<64x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss> wait_group = 0 : tensor<64x16xf16, #sa>, tensor<16x128xf16, #sb> -> tensor<64x128xf32, #acc>
+  nv_tileas.return
+}
+// CHECK: invalid-dot.mlir:68:3: error: a WGMMA accumulator is held by whole warpgroups splitting its rows (warps_per_cta = [4 W, 1]), got [4, 2]
 
 // -----
 
@@ -68,7 +83,7 @@ nv_tileas.kernel @k(%c: tensor<64x64xf32, #acc>) attributes {nv_tileaa.kernel_sp
   %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm90.mma<64x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss> wait_group = 0 : tensor<64x16xf16, #sa>, tensor<16x64xf16, #sb> -> tensor<64x64xf32, #acc>
   nv_tileas.return
 }
-// CHECK: invalid-dot.mlir:68:3: error: no WGMMA descriptor can walk operand A: 128-byte swizzling needs the contiguous dimension to span a multiple of 128 bytes, got 32
+// CHECK: invalid-dot.mlir:83:3: error: no WGMMA descriptor can walk operand A: 128-byte swizzling needs the contiguous dimension to span a multiple of 128 bytes, got 32
 
 // -----
 
@@ -85,7 +100,7 @@ func.func @k(%c: tensor<64x64xf32, #acc>, %flag: i1) attributes {nv_tileaa.kerne
   %d = cute_nvgpu.atom.gemm %set, %a, %b, %c : !atom, tensor<64x16xf16, #sa>, tensor<16x64xf16, #sb> -> tensor<64x64xf32, #acc>
   func.return
 }
-// CHECK: invalid-dot.mlir:84:3: error: 'accum_c' must be a constant: the WGMMA emission makes it an immediate
+// CHECK: invalid-dot.mlir:99:3: error: 'accum_c' must be a constant: the WGMMA emission makes it an immediate
 
 // -----
 
@@ -103,7 +118,7 @@ func.func @k(%c: tensor<64x64xf32, #acc>, %flag: i1) attributes {nv_tileaa.kerne
   %d = cute_nvgpu.atom.gemm %atom, %a, %b, %c : !atom, tensor<64x16xf16, #sa>, tensor<16x64xf16, #sb> -> tensor<64x64xf32, #acc>
   func.return
 }
-// CHECK: invalid-dot.mlir:103:3: error: the atom of a WGMMA must come from cute_nvgpu.make_mma_atom and cute_nvgpu.atom.set_value
+// CHECK: invalid-dot.mlir:118:3: error: the atom of a WGMMA must come from cute_nvgpu.make_mma_atom and cute_nvgpu.atom.set_value
 
 // -----
 
@@ -116,7 +131,7 @@ nv_tileas.kernel @k(%out: !llvm.ptr<1>) attributes {nv_tileaa.kernel_spec = #nv_
   nv_tileas.tiled_store %c, %view[%c0, %c0] : tensor<1x8xf32, #acc> -> !nv_tileas.tiled_view<1x8xf32>
   nv_tileas.return
 }
-// CHECK: invalid-dot.mlir:113:3: error: an accumulator of shape [1, 8] is not a whole number of its 64x8 instruction tiles
+// CHECK: invalid-dot.mlir:128:3: error: an accumulator of shape [1, 8] is not a whole number of its 64x8 instruction tiles
 
 // -----
 
@@ -129,7 +144,7 @@ nv_tileas.kernel @k(%out: !llvm.ptr<1>) attributes {nv_tileaa.kernel_spec = #nv_
   nv_tileas.tiled_store %c, %view[%c0, %c0] : tensor<64x8xf32, #acc> -> !nv_tileas.tiled_view<64x8xf32>
   nv_tileas.return
 }
-// CHECK: invalid-dot.mlir:126:3: error: only splat accumulator constants are supported
+// CHECK: invalid-dot.mlir:141:3: error: only splat accumulator constants are supported
 
 // -----
 
@@ -142,7 +157,7 @@ nv_tileas.kernel @k(%out: !llvm.ptr<1>) attributes {nv_tileaa.kernel_spec = #nv_
   nv_tileas.tiled_store %c, %view[%c0, %c0] : tensor<64x32xf32, #acc> -> !nv_tileas.tiled_view<64x32xf32>
   nv_tileas.return
 }
-// CHECK: invalid-dot.mlir:139:3: error: an #nv_tileas.mma accumulator's instr_shape [64, 4294967295, 16] is not a WGMMA shape (M = 64, N a multiple of 8 up to 256)
+// CHECK: invalid-dot.mlir:154:3: error: an #nv_tileas.mma accumulator's instr_shape [64, 4294967295, 16] is not a WGMMA shape (M = 64, N a multiple of 8 up to 256)
 
 // -----
 
@@ -153,4 +168,21 @@ nv_tileas.kernel @k(%view: !nv_tileas.tiled_view<64x64xf32>, %c: tensor<64x64xf3
   nv_tileas.tiled_store %c, %view[%c0, %c0] : tensor<64x64xf32, #acc> -> !nv_tileas.tiled_view<64x64xf32>
   nv_tileas.return
 }
-// CHECK: invalid-dot.mlir:153:3: error: only stores to a plain global pointer (an unrealized cast of !llvm.ptr<1>) are supported for an accumulator
+// CHECK: invalid-dot.mlir:168:3: error: only stores to a plain global pointer (an unrealized cast of !llvm.ptr<1>) are supported for an accumulator
+
+// -----
+
+// A register A loaded from an MN-major shared tile (ldmatrix without .trans reads K-major
+// rows).
+#sa = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+#acc = #nv_tileas.mma<warps_per_cta = [4, 1], instr_shape = [64, 64, 16]>
+nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.num_warps = 4 : i32} {
+  %sa = nv_tileas.alloc_tensor : tensor<64x64xf16, #sa>
+  %b = nv_tileas.alloc_tensor : tensor<64x64xf16, #sb>
+  %a = nv_tileas.convert_layout %sa : tensor<64x64xf16, #sa> -> tensor<64x64xf16>
+  %c = arith.constant dense<0.0> : tensor<64x64xf32, #acc>
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm90.mma<64x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = rs> wait_group = 0 : tensor<64x64xf16>, tensor<64x64xf16, #sb> -> tensor<64x64xf32, #acc>
+  nv_tileas.return
+}
+// CHECK: invalid-dot.mlir:[[# @LINE - 3]]:3: error: a register A is loaded with ldmatrix from a K-major shared tile (order = [1, 0])

@@ -71,3 +71,17 @@ nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec
   nv_tileas.return
 }
 // CHECK: invalid.mlir:70:1: error: nv_tileas.num_warps = -2147483648: a CTA has 1 to 32 warps (at most 1024 threads)
+
+// -----
+
+// A persistent kernel takes its tile grid as its last three i32 parameters.
+nv_tileas.kernel @no_tile_grid(%n: index) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.persistent_grid = array<i32: 132, 1, 1>} {
+  nv_tileas.return
+}
+// CHECK: invalid.mlir:78:1: error: a kernel with nv_tileas.persistent_grid records a launch grid (array<i32: x, y, z>, positive) and takes the tile grid as its last three i32 parameters
+
+// -----
+
+// A declaration has no body to lower the tiles of (it crashed the pass).
+func.func private @sink(tensor<64xf32, #nv_tileas.blocked<size_per_thread = [1], threads_per_warp = [32], warps_per_cta = [2], order = [0]>>)
+// CHECK: invalid.mlir:86:1: error: a declaration of a function with tile values is not supported by convert-tileas-to-nvvm

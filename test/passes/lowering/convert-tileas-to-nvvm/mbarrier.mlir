@@ -18,8 +18,11 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
 // CHECK:      llvm.mlir.global internal @k_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<8 x i8>
 // CHECK:      %[[BASE:.*]] = llvm.mlir.addressof @k_smem : !llvm.ptr<3>
 // CHECK-NEXT: %[[BAR:.*]] = llvm.getelementptr %[[BASE]][0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-// CHECK:      %[[LANE:.*]] = arith.andi %{{.*}}, %{{.*}} : i32
-// CHECK:      %[[LEADER:.*]] = arith.cmpi eq, %[[LANE]], %{{.*}} : i32
+// The leader: the lane elect.sync elects in the CTA's first warp.
+// CHECK:      %[[ELECTED:.*]] = nvvm.elect.sync -> i1
+// CHECK:      %[[WARP:.*]] = arith.andi %{{.*}}, %{{.*}} : i32
+// CHECK:      %[[FIRST:.*]] = arith.cmpi eq, %[[WARP]], %{{.*}} : i32
+// CHECK-NEXT: %[[LEADER:.*]] = arith.andi %[[FIRST]], %[[ELECTED]] : i1
 // CHECK:      nvvm.mbarrier.init %[[BAR]], %{{.*}}, predicate = %[[LEADER]] : !llvm.ptr<3>, i32, i1
 // CHECK-NEXT: nvvm.fence.mbarrier.init
 // CHECK-NEXT: nvvm.barrier0
@@ -33,6 +36,7 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
 // CHECK-NEXT: nvvm.mbarrier.try_wait.parity %[[BAR]], %[[PARITY]], %[[TICKS]] : !llvm.ptr<3>, i32, i32
 
 // PTX:      .shared .align 1024 .b8 k_smem[8];
+// PTX:      elect.sync _|%p{{[0-9]+}}, -1;
 // PTX:      mbarrier.init.shared::cta.b64 [k_smem], 1;
 // PTX:      fence.mbarrier_init.release.cluster;
 // PTX:      bar.sync 0;

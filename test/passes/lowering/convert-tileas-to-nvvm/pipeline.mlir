@@ -1,6 +1,6 @@
 // Pipelines and the TMA loads that fill them: slots then full / empty mbarriers in the
-// shared buffer, per-thread producer / consumer counters, waits on the phase bit, the
-// producer leader's TMA load and transaction arrival, the consumers' releases.
+// shared buffer, per-thread cursors (stage, phase) in registers, waits on the phase bit,
+// the producer leader's TMA load and transaction arrival, the consumers' releases.
 // RUN: tileas-opt %s -p convert-tileas-to-nvvm | filecheck %s
 // RUN: tileas-opt %s -p convert-tileas-to-nvvm,convert-nvvm-to-ori -t ptx | filecheck %s --check-prefix=PTX
 
@@ -45,40 +45,53 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
 // CHECK-NEXT: nvvm.mbarrier.init %[[E0]], %[[THREADS]], predicate = %{{.*}}
 // CHECK:      nvvm.fence.mbarrier.init
 // CHECK-NEXT: nvvm.barrier0
-// CHECK:      %[[COUNTERS:.*]] = llvm.alloca %{{.*}} x i32 {alignment = 4 : i64} : (i32) -> !llvm.ptr
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NOT:  llvm.alloca
 
-// Producer: wait on empty[n % 2] for parity ((n / 2) & 1) ^ 1, TMA into the slot
-// (coordinates fastest dimension first), arrive.expect_tx 8192 bytes on full[n % 2].
-// CHECK:      scf.if
-// CHECK:        %[[N:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
-// CHECK-NEXT:   %[[TWO:.*]] = arith.constant 2 : i32
-// CHECK-NEXT:   %[[STAGE:.*]] = arith.remui %[[N]], %[[TWO]] : i32
-// CHECK-NEXT:   %[[ROUND:.*]] = arith.divui %[[N]], %[[TWO]] : i32
-// CHECK-NEXT:   %{{.*}} = arith.constant 1 : i32
-// CHECK-NEXT:   %[[PHASE:.*]] = arith.andi %[[ROUND]], %{{.*}} : i32
-// CHECK-NEXT:   %{{.*}} = arith.constant 1 : i32
-// CHECK-NEXT:   %[[PARITY:.*]] = arith.xori %[[PHASE]], %{{.*}} : i32
+// Producer: its stage and phase (both 0 at first) are registers, carried out of the agent.
+// Wait on empty[stage] for parity phase ^ 1, TMA into the slot (coordinates fastest
+// dimension first), arrive.expect_tx 8192 bytes on full[stage]; then the next stage, 0
+// again past the last one with the phase flipped.
+// CHECK:      scf.if %{{.*}} -> (i32, i32) {
+// CHECK:        %[[PARITY:.*]] = arith.xori %[[ZERO]], %{{.*}} : i32
 // CHECK:        nvvm.mbarrier.try_wait.parity %{{.*}}, %[[PARITY]], %{{.*}} : !llvm.ptr<3>, i32, i32
 // CHECK:        %[[J:.*]] = arith.index_cast %j : index to i32
 // CHECK-NEXT:   %[[I:.*]] = arith.index_cast %i : index to i32
 // CHECK:        nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %a, %{{.*}}, box[%[[J]], %[[I]]] predicate = %{{.*}} : !llvm.ptr<3>, !llvm.ptr
 // CHECK:        %[[BYTES:.*]] = arith.constant 8192 : i32
 // CHECK-NEXT:   nvvm.mbarrier.arrive.expect_tx %{{.*}}, %[[BYTES]], predicate = %{{.*}} : !llvm.ptr<3>, i32, i1
-// CHECK:        llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr
-// CHECK:      }{nv_tileas.agent_warps = 1 : i32, nv_tileas.agent_index = 0 : i32}
+// CHECK-NEXT:   %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:   %[[NEXT:.*]] = arith.addi %[[ZERO]], %[[ONE]] : i32
+// CHECK-NEXT:   %[[DEPTH:.*]] = arith.constant 2 : i32
+// CHECK-NEXT:   %[[WRAP:.*]] = arith.cmpi eq, %[[NEXT]], %[[DEPTH]] : i32
+// CHECK-NEXT:   %[[FIRST:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:   %[[STAGE:.*]] = arith.select %[[WRAP]], %[[FIRST]], %[[NEXT]] : i32
+// CHECK-NEXT:   %[[FLIP:.*]] = arith.extui %[[WRAP]] : i1 to i32
+// CHECK-NEXT:   %[[PHASE:.*]] = arith.xori %[[ZERO]], %[[FLIP]] : i32
+// CHECK-NEXT:   scf.yield %[[STAGE]], %[[PHASE]] : i32, i32
+// CHECK-NEXT: } else {
+// CHECK-NEXT:   scf.yield %[[ZERO]], %[[ZERO]] : i32, i32
+// CHECK-NEXT: }{nv_tileas.agent_warps = 1 : i32, nv_tileas.agent_index = 0 : i32}
 
-// Consumers: wait on full[n % 2] for parity (n / 2) & 1; every thread arrives on empty.
-// CHECK:      scf.if
-// CHECK:        nvvm.mbarrier.try_wait.parity
+// Consumers: an acquire waits on full[stage] for parity phase and moves the acquire
+// cursor on; every thread arrives on empty[stage] of the release cursor, which moves on.
+// The second acquire (consume_one's) waits at the acquire cursor's next stage.
+// CHECK:      scf.if %{{.*}} -> (i32, i32, i32, i32) {
+// CHECK:        nvvm.mbarrier.try_wait.parity %{{.*}}, %[[ZERO]], %{{.*}} : !llvm.ptr<3>, i32, i32
+// CHECK:        %[[A_STAGE:.*]] = arith.select
+// CHECK-NEXT:   %{{.*}} = arith.extui
+// CHECK-NEXT:   %[[A_PHASE:.*]] = arith.xori %[[ZERO]], %{{.*}} : i32
 // CHECK:        nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
-// CHECK:        nvvm.mbarrier.try_wait.parity
+// CHECK:        %[[A_BAR:.*]] = arith.muli %[[A_STAGE]], %{{.*}} : i32
+// CHECK-NEXT:   %[[A_FULL:.*]] = llvm.getelementptr %{{.*}}[%[[A_BAR]]]
+// CHECK:        nvvm.mbarrier.try_wait.parity %[[A_FULL]], %[[A_PHASE]], %{{.*}} : !llvm.ptr<3>, i32, i32
 // CHECK:        nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
 // CHECK:      }{nv_tileas.agent_warps = 4 : i32, nv_tileas.agent_index = 2 : i32}
 
 // PTX:      mbarrier.init.shared::cta.b64 [k_smem+16384], 1;
 // PTX:      mbarrier.init.shared::cta.b64 [k_smem+16400], 128;
 // PTX:      mbarrier.init.shared::cta.b64 [k_smem+16408], 128;
-// PTX:      st.u32 [%rd{{[0-9]+}}], 0;
+// PTX-NOT:  ld.u32
 // PTX:      mbarrier.try_wait.parity.shared::cta.b64
 // PTX:      cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX:      mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{.*}}], 8192;

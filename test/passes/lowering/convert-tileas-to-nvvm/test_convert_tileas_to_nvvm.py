@@ -18,8 +18,10 @@ from tileas_py.tools.tileas_opt import run_tool
 HERE = Path(__file__).resolve().parent
 
 
-def accumulator(rows: int, cols: int, n: int, element: Float16Type | Float32Type):
-    return TensorType(element, [rows, cols], MmaEncodingAttr([4, 1], [64, n, 16]))
+def accumulator(
+    rows: int, cols: int, n: int, element: Float16Type | Float32Type, warps: int = 4
+):
+    return TensorType(element, [rows, cols], MmaEncodingAttr([warps, 1], [64, n, 16]))
 
 
 def test_every_pattern_module_contributes() -> None:
@@ -53,6 +55,24 @@ def test_every_accumulator_element_is_held_once() -> None:
             for j in range(len(tile.types.data)):
                 held.add(conventions.accumulator_element(t, warp, lane, member, j))
     assert held == {(r, c) for r in range(128) for c in range(64)}
+
+
+def test_a_split_accumulator_gives_each_warpgroup_its_rows() -> None:
+    """warps_per_cta = [8, 1]: a 128x256 tile over two warpgroups, 64 rows each."""
+    t = accumulator(128, 256, 256, f32, warps=8)
+    fragment = conventions.fragment_type(t)
+    assert len(fragment.types.data) == 1  # one m64n256 tile per warpgroup
+    assert conventions.accumulator_registers(fragment) == 128
+    rows: dict[int, set[int]] = {0: set(), 1: set()}
+    held: set[tuple[int, int]] = set()
+    for thread in range(2 * wgmma_layout.WARPGROUP_THREADS):
+        warp, lane = divmod(thread, 32)
+        for j in range(128):
+            row, col = conventions.accumulator_element(t, warp, lane, 0, j)
+            rows[warp // 4].add(row)
+            held.add((row, col))
+    assert rows == {0: set(range(64)), 1: set(range(64, 128))}
+    assert held == {(r, c) for r in range(128) for c in range(256)}
 
 
 def test_upstream_128x128x64_offsets_from_the_layouts() -> None:

@@ -1,4 +1,5 @@
 // RUN: not tileas-opt %s -p tileas-dynamic-persistent 2>&1 | filecheck %s
+// RUN: not tileas-opt %s -p 'tileas-dynamic-persistent{num-sms=0}' 2>&1 | filecheck %s --check-prefix=SMS
 
 nv_tileas.kernel @two_blocks() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>} {
   cf.br ^bb1
@@ -6,4 +7,6 @@ nv_tileas.kernel @two_blocks() attributes {nv_tileaa.kernel_spec = #nv_tileaa.ke
   nv_tileas.return
 }
 
-// CHECK: invalid.mlir:3:1: error: expected a kernel body with a single block
+// CHECK: invalid.mlir:4:1: error: expected a kernel body with a single block
+
+// SMS: error: tileas-dynamic-persistent: num-sms must be positive, got 0

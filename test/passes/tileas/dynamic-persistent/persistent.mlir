@@ -1,5 +1,6 @@
 // RUN: tileas-opt %s -p tileas-dynamic-persistent | filecheck %s
 // RUN: tileas-opt %s -p tileas-dynamic-persistent,tileas-dynamic-persistent 2>&1 | filecheck %s --check-prefix=TWICE
+// RUN: tileas-opt %s -p 'tileas-dynamic-persistent{num-sms=8}' | filecheck %s --check-prefix=SMS
 
 #b = #nv_tileas.blocked<size_per_thread = [1], threads_per_warp = [32], warps_per_cta = [4], order = [0]>
 #s = #nv_tileas.shared<swizzle = 0, order = [0]>
@@ -25,7 +26,8 @@ nv_tileas.kernel @k(%v: !nv_tileas.tiled_view<4096xf32>, %flag: i1) attributes {
   nv_tileas.return
 }
 
-// CHECK-LABEL: nv_tileas.kernel @k
+// The kernel takes the tile grid as three more parameters and records its launch grid.
+// CHECK-LABEL: nv_tileas.kernel @k(%v: !nv_tileas.tiled_view<4096xf32>, %flag: i1, %tile_grid_x: i32, %tile_grid_y: i32, %tile_grid_z: i32) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.persistent_grid = array<i32: 132, 1, 1>} {
 // CHECK-NEXT:    %p = nv_tileas.async.pipeline.create_pipeline
 // CHECK-NEXT:    %bar = nv_tileas.mbarrier.create arrive_count = 1
 // CHECK-NEXT:    %[[X0:.*]] = nv_tileaa.get_program_id x
@@ -56,6 +58,8 @@ nv_tileas.kernel @k(%v: !nv_tileas.tiled_view<4096xf32>, %flag: i1) attributes {
 // CHECK-NEXT:  }
 
 // The second run finds the loop, warns and changes nothing.
-// TWICE:     persistent.mlir:7:1: warning: Kernel is already dynamic persistent
+// TWICE:     persistent.mlir:8:1: warning: Kernel is already dynamic persistent
 // TWICE:     scf.while
 // TWICE-NOT: scf.while
+
+// SMS: nv_tileas.persistent_grid = array<i32: 8, 1, 1>

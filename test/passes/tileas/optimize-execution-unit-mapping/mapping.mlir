@@ -75,3 +75,25 @@ func.func @remap() {
 
 // CHECK-LABEL: func.func @remap
 // CHECK-NEXT:    nv_tileas.async.pipeline.agent_switch num_warps = [2, 1, 4] warp_id = [0, 2, 4] agent_strides = [1, 2, 1] attributes {nv_tileas.num_warps = 8 : i32} {
+
+// -----
+
+// Warp-specialised sections one after the other share the CTA's warps: the function
+// needs the larger count (issue 14, F6: rejected as inconsistent).
+func.func @sequential() {
+  nv_tileas.async.pipeline.warp_specialize {
+    "test.a"() {nv_tileas.num_warps = 1 : i32} : () -> ()
+  } {
+    "test.b"() {nv_tileas.num_warps = 4 : i32} : () -> ()
+  }
+  nv_tileas.async.pipeline.warp_specialize {
+    "test.c"() {nv_tileas.num_warps = 4 : i32} : () -> ()
+  } {
+    "test.d"() {nv_tileas.num_warps = 8 : i32} : () -> ()
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @sequential() attributes {nv_tileas.num_warps = 16 : i32} {
+// CHECK-NEXT:    nv_tileas.async.pipeline.agent_switch num_warps = [1, 1, 4] warp_id = [0, 1, 4] agent_strides = [1, 3, 1] attributes {nv_tileas.num_warps = 8 : i32} {
+// CHECK:         nv_tileas.async.pipeline.agent_switch num_warps = [4, 1, 8] warp_id = [0, 4, 8] agent_strides = [1, 4, 1] attributes {nv_tileas.num_warps = 16 : i32} {

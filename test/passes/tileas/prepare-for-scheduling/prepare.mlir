@@ -1,4 +1,5 @@
-// RUN: tileas-opt %s --split-input-file -p tileas-prepare-for-scheduling | filecheck %s
+// RUN: tileas-opt %s --split-input-file -p tileas-prepare-for-scheduling 2>/dev/null | filecheck %s
+// RUN: tileas-opt %s --split-input-file -p tileas-prepare-for-scheduling 2>&1 >/dev/null | filecheck %s --check-prefix=WARN
 
 #b8 = #nv_tileas.blocked<size_per_thread = [1, 8], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0]>
 
@@ -58,3 +59,33 @@ func.func @no_target(%v: !nv_tileas.tiled_view<4096x4096xf16>, %i: index) {
 // CHECK-LABEL: func.func @no_target
 // CHECK-NEXT:    %big = nv_tileas.tiled_load %v[%i, %i] : !nv_tileas.tiled_view<4096x4096xf16>
 // CHECK-NEXT:    %dead = arith.addi %i, %i
+
+// -----
+
+#b8 = #nv_tileas.blocked<size_per_thread = [1, 8], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0]>
+#s128 = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
+#s64t = #nv_tileas.shared<swizzle = 64, order = [0, 1]>
+
+// TMA boxes: the inner (order[0]) extent is a multiple of 16 bytes and within the
+// swizzle span (issue 14, F6: [8, 2] for 8x514xf16, [64, 256] under a 128-byte swizzle).
+// A swizzled tile wider than its span gets a box even below 256 elements; when no inner
+// extent fits, there is no box and a warning.
+builtin.module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
+  func.func @tma_boxes(%v: !nv_tileas.tiled_view<4096x4096xf16>, %i: index) {
+    %odd = nv_tileas.tiled_load %v[%i, %i] : !nv_tileas.tiled_view<4096x4096xf16> -> tensor<8x514xf16, #b8>
+    %sw = nv_tileas.tiled_load %v[%i, %i] : !nv_tileas.tiled_view<4096x4096xf16> -> tensor<64x512xf16, #s128>
+    %narrow = nv_tileas.tiled_load %v[%i, %i] : !nv_tileas.tiled_view<4096x4096xf16> -> tensor<64x128xf16, #s128>
+    %fits = nv_tileas.tiled_load %v[%i, %i] : !nv_tileas.tiled_view<4096x4096xf16> -> tensor<64x64xf16, #s128>
+    %cols = nv_tileas.tiled_load %v[%i, %i] : !nv_tileas.tiled_view<4096x4096xf16> -> tensor<96x512xf16, #s64t>
+    "test.op"(%odd, %sw, %narrow, %fits, %cols) : (tensor<8x514xf16, #b8>, tensor<64x512xf16, #s128>, tensor<64x128xf16, #s128>, tensor<64x64xf16, #s128>, tensor<96x512xf16, #s64t>) -> ()
+    func.return
+  }
+}
+
+// WARN: prepare.mlir:75:5: warning: no TMA box divides the tile [8, 514] of f16: its inner extent must be a multiple of 16 bytes and at most 256 elements
+// CHECK-LABEL: func.func @tma_boxes
+// CHECK-NEXT:    %odd = nv_tileas.tiled_load %v[%i, %i] vec_size = 8 :
+// CHECK-NEXT:    %sw = nv_tileas.tiled_load %v[%i, %i] box = [64, 64] :
+// CHECK-NEXT:    %narrow = nv_tileas.tiled_load %v[%i, %i] box = [64, 64] :
+// CHECK-NEXT:    %fits = nv_tileas.tiled_load %v[%i, %i] :
+// CHECK-NEXT:    %cols = nv_tileas.tiled_load %v[%i, %i] box = [32, 256] :

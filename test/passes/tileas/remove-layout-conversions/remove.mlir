@@ -96,3 +96,66 @@ func.func @regions(%c: i1, %x: tensor<64xf32, #b1>, %y: tensor<64xf32, #b1>, %p:
 // CHECK-NEXT:      nv_tileas.async.pipeline.yield %x
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return
+
+// -----
+
+#b1 = #nv_tileas.blocked<size_per_thread = [1], threads_per_warp = [32], warps_per_cta = [4], order = [0]>
+#b2 = #nv_tileas.blocked<size_per_thread = [4], threads_per_warp = [32], warps_per_cta = [4], order = [0]>
+
+// A converted constant is the constant in the target layout, its value re-typed with it
+// (issue 14, F2: the value kept the old type and the IR failed to verify).
+func.func @constant() -> tensor<64xf32, #b2> {
+  %c = arith.constant dense<1.0> : tensor<64xf32, #b1>
+  %r = nv_tileas.convert_layout %c : tensor<64xf32, #b1> -> tensor<64xf32, #b2>
+  func.return %r : tensor<64xf32, #b2>
+}
+
+// CHECK-LABEL: func.func @constant
+// CHECK-NEXT:    %r = arith.constant dense<1.000000e+00> : tensor<64xf32, #nv_tileas.blocked<size_per_thread = [4]{{.*}}>>
+// CHECK-NEXT:    func.return %r
+
+// -----
+
+#b1 = #nv_tileas.blocked<size_per_thread = [1], threads_per_warp = [32], warps_per_cta = [4], order = [0]>
+#b2 = #nv_tileas.blocked<size_per_thread = [4], threads_per_warp = [32], warps_per_cta = [4], order = [0]>
+#s = #nv_tileas.shared<swizzle = 0, order = [0]>
+
+// Elementwise work is redone only in register layouts, and only when conversions go
+// away (issue 14, F3: a conversion into shared memory moved above arith.negf, which then
+// ran on a shared tile, and the number of conversions stayed the same).
+func.func @no_gain(%x: tensor<64xf32, #b1>, %y: tensor<64xf32, #b1>) -> (tensor<64xf32, #s>, tensor<64xf32, #b2>) {
+  %n = arith.negf %x : tensor<64xf32, #b1>
+  %c = nv_tileas.convert_layout %n : tensor<64xf32, #b1> -> tensor<64xf32, #s>
+  %m = arith.negf %y : tensor<64xf32, #b1>
+  %d = nv_tileas.convert_layout %m : tensor<64xf32, #b1> -> tensor<64xf32, #b2>
+  func.return %c, %d : tensor<64xf32, #s>, tensor<64xf32, #b2>
+}
+
+// CHECK-LABEL: func.func @no_gain
+// CHECK-NEXT:    %n = arith.negf %x : tensor<64xf32, #nv_tileas.blocked<size_per_thread = [1]{{.*}}>>
+// CHECK-NEXT:    %c = nv_tileas.convert_layout %n
+// CHECK-NEXT:    %m = arith.negf %y : tensor<64xf32, #nv_tileas.blocked<size_per_thread = [1]{{.*}}>>
+// CHECK-NEXT:    %d = nv_tileas.convert_layout %m
+// CHECK-NEXT:    func.return %c, %d
+
+// -----
+
+#b1 = #nv_tileas.blocked<size_per_thread = [1], threads_per_warp = [32], warps_per_cta = [4], order = [0]>
+#b2 = #nv_tileas.blocked<size_per_thread = [4], threads_per_warp = [32], warps_per_cta = [4], order = [0]>
+
+// A chain is redone as a whole: two conversions become one on the other input.
+func.func @chain(%x: tensor<64xf32, #b1>, %y: tensor<64xf32, #b2>) -> tensor<64xf32, #b1> {
+  %a = nv_tileas.convert_layout %x : tensor<64xf32, #b1> -> tensor<64xf32, #b2>
+  %n = arith.negf %a : tensor<64xf32, #b2>
+  %s = arith.addf %n, %y : tensor<64xf32, #b2>
+  %m = arith.mulf %s, %s : tensor<64xf32, #b2>
+  %r = nv_tileas.convert_layout %m : tensor<64xf32, #b2> -> tensor<64xf32, #b1>
+  func.return %r : tensor<64xf32, #b1>
+}
+
+// CHECK-LABEL: func.func @chain
+// CHECK-NEXT:    %n = arith.negf %x : tensor<64xf32, #nv_tileas.blocked<size_per_thread = [1]{{.*}}>>
+// CHECK-NEXT:    %[[Y:.*]] = nv_tileas.convert_layout %y : {{.*}} -> tensor<64xf32, #nv_tileas.blocked<size_per_thread = [1]{{.*}}>>
+// CHECK-NEXT:    %s = arith.addf %n, %[[Y]]
+// CHECK-NEXT:    %m = arith.mulf %s, %s
+// CHECK-NEXT:    func.return %m

@@ -9,7 +9,6 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#ptx-module-dire
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import cast
 
@@ -18,14 +17,14 @@ from xdsl.dialects.builtin import ArrayAttr, FileLineColLoc, ModuleOp, SymbolRef
 from xdsl.ir import Attribute, Block, Operation
 
 from tileas_py.dialects.nvvm.pointers import address_space
-from tileas_py.dialects.nvvm.target import TARGET_ATTR_NAME, NVVMTargetAttr
+from tileas_py.dialects.nvvm.target import TARGET_ATTR_NAME, NVVMTargetAttr, ptx_version
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.module_ops import (
     AddressSizeOp,
     TargetOp,
     VersionOp,
 )
-from tileas_py.hw.arch import Arch, ArchVariant
+from tileas_py.hw.arch import Arch
 
 # The op families register their lowerings when imported.
 from tileas_py.passes.lowering.nvvm_to_ori import (
@@ -61,42 +60,6 @@ DEFAULT_CHIP = "sm_90a"
 
 OP_FAMILIES = (arith, memory, control_flow, nvvm_ops, wgmma, inline_asm)
 """The modules whose lowerings `LOWERINGS` holds: each registers its own on import."""
-
-# The first PTX ISA version that knows each SM (PTX ISA release notes).
-_FIRST_ISA = {
-    75: (6, 3),
-    80: (7, 0),
-    86: (7, 1),
-    87: (7, 4),
-    89: (7, 8),
-    90: (7, 8),
-    100: (8, 6),
-    101: (8, 6),
-    103: (8, 8),
-    110: (9, 0),
-    120: (8, 7),
-    121: (8, 8),
-}
-# The arch- and family-conditional variants came later than their SM.
-_FIRST_CONDITIONAL_ISA = {
-    (90, ArchVariant.ARCH_CONDITIONAL): (8, 0),
-    (100, ArchVariant.FAMILY_CONDITIONAL): (8, 8),
-    (101, ArchVariant.FAMILY_CONDITIONAL): (8, 8),
-    (120, ArchVariant.FAMILY_CONDITIONAL): (8, 8),
-}
-_FEATURE = re.compile(r"\+ptx(\d)(\d+)")
-
-
-def ptx_version(arch: Arch, features: str) -> str:
-    """The `.version` for a target: its `+ptxNN` feature, at least the chip's first ISA."""
-    first = _FIRST_CONDITIONAL_ISA.get(
-        (arch.version, arch.variant), _FIRST_ISA.get(arch.version, (8, 0))
-    )
-    requested = (0, 0)
-    for match in _FEATURE.finditer(features):
-        requested = max(requested, (int(match.group(1)), int(match.group(2))))
-    major, minor = max(first, requested)
-    return f"{major}.{minor}"
 
 
 def module_target(module: ModuleOp, default_chip: str) -> tuple[Arch, str]:

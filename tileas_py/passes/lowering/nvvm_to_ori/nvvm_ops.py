@@ -17,6 +17,7 @@ MLIR reference: https://mlir.llvm.org/docs/Dialects/NVVMDialect/
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import i32
 from xdsl.ir import Operation, SSAValue
 
 from tileas_py.dialects.nvvm import cluster, mbarrier, sreg, sync, tma
@@ -283,10 +284,12 @@ def lower_mbarrier_test_wait(
 ) -> None:
     space = _mbarrier_space(fl, op.addr)
     address = fl.address(op.addr)
-    state = fl.register(op.state)
+    state = fl.register(op.stateOrPhase)
     dst = fl.result(op.res)
+    # An i32 operand is a phase parity (`.parity`), an i64 one the state of an arrive.
+    parity = ".parity" if op.stateOrPhase.type == i32 else ""
     fl.emit(
-        f"mbarrier.test_wait{_semantics(op, op.addr, 'acquire')}{space}.b64",
+        f"mbarrier.test_wait{parity}{_semantics(op, op.addr, 'acquire')}{space}.b64",
         Def(dst),
         address,
         state,

@@ -7,8 +7,20 @@ The `scf.if` keeps the agent's warp count and index as `nv_tileas.agent_warps` a
 `nv_tileas.agent_index`, which the other
 synchronisation lowerings read (`threads.py`). Holes (empty regions) emit nothing.
 A `warp_specialize` left over (`optimize-execution-unit-mapping` did not run) is reported.
-No `setmaxnreg` is emitted: every agent keeps the kernel's register budget
-(`setmaxnreg` is warpgroup-wide, and a one-warp producer shares its warpgroup with a hole).
+
+When `registers.py` gave the warpgroups register budgets (`nv_tileas.warpgroup_registers`),
+the agents are nested in one `scf.if` per run of warpgroups with the same budget, which
+starts with their `setmaxnreg` (every warp of those warpgroups runs it, agent or hole), and
+each agent's `scf.if` keeps its budget as `nv_tileas.agent_registers`:
+
+    scf.if %in_warpgroup_0 {
+      nvvm.setmaxregister decrease 40
+      scf.if %in1 { "producer"() } {nv_tileas.agent_index = 1 : i32, ...}
+    }
+    scf.if %in_warpgroups_1_2 {
+      nvvm.setmaxregister increase 232
+      scf.if %in0 { "consumer"() } {nv_tileas.agent_index = 0 : i32, ...}
+    }
 
 Before:
 
@@ -37,20 +49,31 @@ After:
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
-from xdsl.ir import Region, SSAValue
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, i32
+from xdsl.ir import Block, Region, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects.nv_tileas import AgentSwitchOp, WarpSpecializeOp
+from tileas_py.passes.lowering.tileas_to_nvvm.registers import (
+    AGENT_REGISTERS,
+    WARPGROUP_REGISTERS,
+    WARPGROUP_WARPS,
+    budget_runs,
+    entry_registers,
+    setmaxnreg,
+)
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
     AGENT_INDEX,
     AGENT_WARPS,
+    WARP_SIZE,
     constant,
+    kernel_warps,
     thread_id,
 )
 
@@ -68,8 +91,32 @@ def _in_range(
     return rewriter.insert(arith.AndIOp(above, below)).result
 
 
+def _lower_agent(
+    rewriter: PatternRewriter,
+    warp: SSAValue,
+    op: AgentSwitchOp,
+    index: int,
+) -> None:
+    """Agent `index` of `op` as an `scf.if` at the rewriter's insertion point."""
+    region = op.agents[index]
+    count = op.num_warps.get_values()[index]
+    first = op.warp_id.get_values()[index]
+    condition = _in_range(rewriter, warp, first, count)
+    body = rewriter.move_region_contents_to_new_regions(region)
+    body.block.add_op(scf.YieldOp())
+    agent = scf.IfOp(condition, [], body, Region())
+    agent.attributes[AGENT_WARPS] = IntegerAttr(count, i32)
+    agent.attributes[AGENT_INDEX] = IntegerAttr(index, i32)
+    budgets = op.attributes.get(AGENT_REGISTERS)
+    if isinstance(budgets, DenseArrayBase):
+        budget = int(budgets.get_values()[index])
+        agent.attributes[AGENT_REGISTERS] = IntegerAttr(budget, i32)
+    rewriter.insert(agent)
+
+
 class LowerAgentSwitch(RewritePattern):
-    """`agent_switch`: one `scf.if` on the warp index per agent."""
+    """`agent_switch`: one `scf.if` on the warp index per agent; with register budgets,
+    nested in one `scf.if` per run of warpgroups, which starts with their `setmaxnreg`."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: AgentSwitchOp, rewriter: PatternRewriter) -> None:
@@ -77,23 +124,30 @@ class LowerAgentSwitch(RewritePattern):
             emit_error(op, "agent_switch must be inside a kernel or function")
         five = constant(rewriter, 5)
         warp = rewriter.insert(arith.ShRUIOp(thread_id(rewriter), five)).result
-        entries = zip(
-            op.num_warps.get_values(),
-            op.warp_id.get_values(),
-            list(op.agents),
-            strict=True,
-        )
-        for index, (count, first, region) in enumerate(entries):
-            if not region.blocks:
-                continue
-            condition = _in_range(rewriter, warp, first, count)
-            body = rewriter.move_region_contents_to_new_regions(region)
-            block = body.block
+        agents = [i for i, region in enumerate(op.agents) if region.blocks]
+        budgets = op.attributes.get(WARPGROUP_REGISTERS)
+        if not isinstance(budgets, DenseArrayBase):
+            for index in agents:
+                _lower_agent(rewriter, warp, op, index)
+            rewriter.erase(op)
+            return
+        entry = entry_registers(WARP_SIZE * kernel_warps(op))
+        counts = [int(v) for v in budgets.get_values()]
+        for start, end, budget in budget_runs(counts):
+            first, last = start * WARPGROUP_WARPS, end * WARPGROUP_WARPS
+            inside = _in_range(rewriter, warp, first, last - first)
+            block = Block()
+            change = setmaxnreg(budget, entry)
+            if change is not None:
+                block.add_op(change)
+            outer = rewriter.insertion_point
+            rewriter.insertion_point = InsertPoint.at_end(block)
+            for index in agents:
+                if first <= op.warp_id.get_values()[index] < last:
+                    _lower_agent(rewriter, warp, op, index)
             block.add_op(scf.YieldOp())
-            agent = scf.IfOp(condition, [], body, Region())
-            agent.attributes[AGENT_WARPS] = IntegerAttr(count, i32)
-            agent.attributes[AGENT_INDEX] = IntegerAttr(index, i32)
-            rewriter.insert(agent)
+            rewriter.insertion_point = outer
+            rewriter.insert(scf.IfOp(inside, [], Region(block), Region()))
         rewriter.erase(op)
 
 

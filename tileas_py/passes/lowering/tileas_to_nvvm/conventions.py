@@ -18,16 +18,20 @@ is lowered, so patterns never depend on the order in which they run.
 | `tensor<..., #nv_tileas.blocked<...>>` (a register tile) | `BlockedTile(t).llvm_type`: the thread's elements |
 | `index`, `iN`, `fN` | unchanged |
 
-**Accumulator fragments.** One warpgroup (128 threads, `warps_per_cta = [4, 1]`) holds the
-whole M x N accumulator. It is covered by (M / 64) x (N / n) instruction tiles, n being the
-encoding's `instr_shape[1]`; each thread holds, per tile, the registers of one `m64nNk*`
-D operand: N / 2 `f32` or `i32`, or N / 4 `vector<2xf16>` for an f16 accumulator (two
-values per 32-bit register, the form `nvvm.wgmma.mma_async` takes). `fragment_type` is
-the struct of these per-tile structs, m-tile-major (tile (m, n) is member
-`m * (N / n) + n`) — upstream NVGPU's `!llvm.struct<(struct<(f32, ...)>, ...)>`.
-Value j of tile (m, n) (for f16: half j % 2 of register j // 2) is the element at
+**Accumulator fragments.** `warps_per_cta = [4 W, 1]`: W warpgroups (128 threads each)
+split the M x N accumulator by rows, warpgroup g of the agent holding rows
+`g M / W .. (g + 1) M / W - 1` (Triton's and CUTLASS's cooperative split of a 128-row tile
+over two consumer warpgroups). A warpgroup's M / W rows are covered by (M / W / 64) x (N / n)
+instruction tiles, n being the encoding's `instr_shape[1]`; each thread holds, per tile,
+the registers of one `m64nNk*` D operand: N / 2 `f32` or `i32`, or N / 4 `vector<2xf16>`
+for an f16 accumulator (two values per 32-bit register, the form `nvvm.wgmma.mma_async`
+takes). `fragment_type` is the struct of these per-tile structs, m-tile-major (tile
+(m, n) is member `m * (N / n) + n`) — upstream NVGPU's
+`!llvm.struct<(struct<(f32, ...)>, ...)>`. Value j of tile (m, n) (for f16: half j % 2 of
+register j // 2) held by lane `lane` of warp `warp` of the agent is the element at
 
-    row = 64 m + 16 warp + lane / 4 + dr,   col = n * n_instr + 2 (lane % 4) + dc
+    row = (M / W) (warp / 4) + 64 m + 16 (warp % 4) + lane / 4 + dr,
+    col = n * n_instr + 2 (lane % 4) + dc
 
 with (dr, dc) = `hw.wgmma_layout.accumulator_offsets(n_instr)[j]`
 (`accumulator_element` computes it).
@@ -115,12 +119,24 @@ def element_bits(t: Attribute) -> int:
     return bits
 
 
+WARPGROUP_WARPS = 4
+
+
+def accumulator_warpgroups(t: TensorType[Attribute]) -> int:
+    """W: the warpgroups an mma-encoded accumulator is split over (by rows)."""
+    encoding = t.encoding
+    assert isinstance(encoding, MmaEncodingAttr)
+    return max(1, ints(encoding.warps_per_cta)[0] // WARPGROUP_WARPS)
+
+
 def accumulator_shape(t: TensorType[Attribute]) -> tuple[int, int, int]:
-    """(m tiles, n tiles, instruction N) of an mma-encoded accumulator tile."""
+    """(m tiles, n tiles, instruction N) of the part of an mma-encoded accumulator tile
+    that one warpgroup holds."""
     encoding = t.encoding
     assert isinstance(encoding, MmaEncodingAttr)
     rows, cols = t.get_shape()
     n_instr = ints(encoding.instr_shape)[1]
+    rows //= accumulator_warpgroups(t)
     return rows // WGMMA_M, cols // n_instr, n_instr
 
 
@@ -135,11 +151,19 @@ def accumulator_problem(t: TensorType[Attribute]) -> str | None:
             f"an #nv_tileas.mma accumulator's instr_shape {list(ints(encoding.instr_shape))} "
             f"is not a WGMMA shape (M = {WGMMA_M}, N a multiple of 8 up to 256)"
         )
-    rows, cols = t.get_shape()
-    if rows % m or cols % n:
+    warps = list(ints(encoding.warps_per_cta))
+    if len(warps) != 2 or warps[1] != 1 or warps[0] % WARPGROUP_WARPS or not warps[0]:
         return (
-            f"an accumulator of shape [{rows}, {cols}] is not a whole number of its "
-            f"{m}x{n} instruction tiles"
+            "a WGMMA accumulator is held by whole warpgroups splitting its rows "
+            f"(warps_per_cta = [4 W, 1]), got {warps}"
+        )
+    rows, cols = t.get_shape()
+    groups = warps[0] // WARPGROUP_WARPS
+    if rows % (m * groups) or cols % n:
+        split = f" split over {groups} warpgroups" if groups > 1 else ""
+        return (
+            f"an accumulator of shape [{rows}, {cols}]{split} is not a whole number of "
+            f"its {m}x{n} instruction tiles" + (" per warpgroup" if groups > 1 else "")
         )
     return None
 
@@ -171,15 +195,27 @@ def fragment_type(t: TensorType[Attribute]) -> llvm.LLVMStructType:
     return llvm.LLVMStructType.from_type_list([tile] * (m_tiles * n_tiles))
 
 
+def accumulator_registers(fragments: llvm.LLVMStructType) -> int:
+    """The 32-bit registers a thread's accumulator fragments occupy (an f16 pair is one)."""
+    count = 0
+    for tile in fragments.types.data:
+        assert isinstance(tile, llvm.LLVMStructType)
+        count += len(tile.types.data)
+    return count
+
+
 def accumulator_element(
     t: TensorType[Attribute], warp: int, lane: int, member: int, j: int
 ) -> tuple[int, int]:
-    """(row, col) of value `j` of fragment member `member` held by `lane` of `warp`."""
-    _, n_tiles, n_instr = accumulator_shape(t)
+    """(row, col) of value `j` of fragment member `member` held by `lane` of `warp` (of
+    the agent)."""
+    m_tiles, n_tiles, n_instr = accumulator_shape(t)
     m, n = divmod(member, n_tiles)
-    row0, col0 = wgmma_layout.fragment_origin(warp, lane, 2)
+    group, warp_in_group = divmod(warp, WARPGROUP_WARPS)
+    row0, col0 = wgmma_layout.fragment_origin(warp_in_group, lane, 2)
     dr, dc = wgmma_layout.accumulator_offsets(n_instr)[j]
-    return WGMMA_M * m + row0 + dr, n * n_instr + col0 + dc
+    first = group * m_tiles * WGMMA_M
+    return first + WGMMA_M * m + row0 + dr, n * n_instr + col0 + dc
 
 
 def a_fragment_type(t: TensorType[Attribute], k_instr: int) -> llvm.LLVMStructType:

@@ -54,6 +54,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     TensorType,
     i1,
+    i8,
     i32,
     i64,
 )
@@ -63,6 +64,7 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import InsertPoint
 
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects import cute_nvgpu
@@ -70,6 +72,7 @@ from tileas_py.dialects.nv_tileas import ops as tile_ops
 from tileas_py.dialects.nv_tileas.attrs import (
     MmaEncodingAttr,
     SharedEncodingAttr,
+    encoding_of,
     ints,
 )
 from tileas_py.dialects.nvvm import wgmma as nvvm_wgmma
@@ -84,6 +87,7 @@ from tileas_py.dialects.nvvm.attrs import (
     WGMMATypes,
     WGMMATypesAttr,
 )
+from tileas_py.dialects.nvvm.sreg import ThreadIdXOp
 from tileas_py.dialects.nvvm.target import TARGET_ATTR_NAME, NVVMTargetAttr
 from tileas_py.hw import wgmma as hw_wgmma
 from tileas_py.hw import wgmma_layout
@@ -91,6 +95,10 @@ from tileas_py.hw.arch import Arch, ArchVariant
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     SHARED_PTR,
     a_fragment_type,
+    accumulator_problem,
+    accumulator_registers,
+    accumulator_shape,
+    accumulator_warpgroups,
     checked_fragment_type,
     defining_op_through_casts,
     element_bits,
@@ -101,6 +109,17 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     pack_members,
     scalar_constant,
     to_llvm,
+)
+from tileas_py.passes.lowering.tileas_to_nvvm.registers import warn_if_over_budget
+from tileas_py.passes.lowering.tileas_to_nvvm.swizzle import (
+    ThreadAddresses,
+    splits_additively,
+)
+from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
+    constant,
+    executing_warps,
+    outside_loops,
+    warpgroup_in_agent,
 )
 
 SM90A = Arch(90, ArchVariant.ARCH_CONDITIONAL)
@@ -233,14 +252,20 @@ class Region:
                 "the accumulator of a WGMMA must be a tensor with a #nv_tileas.mma "
                 f"encoding of instr_shape = {instr}, got '{t}'",
             )
-        warps = ints(encoding.warps_per_cta)
-        if list(warps) != [_WARPGROUP_WARPS, 1]:
+        tile = cast(TensorType[Attribute], t)
+        problem = accumulator_problem(tile)
+        if problem is not None:
+            emit_error(self.op, problem)
+        groups = accumulator_warpgroups(tile)
+        warps = executing_warps(self.op)
+        if warps != _WARPGROUP_WARPS * groups:
             emit_error(
                 self.op,
-                "a WGMMA accumulator must be held by one warpgroup "
-                f"(warps_per_cta = [4, 1]), got {list(warps)}",
+                f"the accumulator is held by {groups} warpgroup(s) (warps_per_cta = "
+                f"{list(ints(encoding.warps_per_cta))}), but the dot runs on {warps} "
+                "warps",
             )
-        return cast(TensorType[Attribute], t)
+        return tile
 
     def tiling(self, operand: str) -> wgmma_layout.OperandTiling:
         value = self.a if operand == "A" else self.b
@@ -282,20 +307,24 @@ class Region:
         e = Emitter(rewriter, self.op)
         atom = self.atom
         acc_type = self.accumulator_type()
-        rows, cols = acc_type.get_shape()
+        groups = accumulator_warpgroups(acc_type)
+        m_tiles, n_tiles, _ = accumulator_shape(acc_type)
         k_total = cast(TensorType[Attribute], self.a.type).get_shape()[1]
-        m_tiles, n_tiles = rows // hw_wgmma.M, cols // atom.n.data
         k_tiles = k_total // atom.k.data
         register_a = atom.frag_kind.data == cute_nvgpu.FragKind.RS
 
-        # 1. Descriptors, and every per-tile advance of them.
+        # 1. Descriptors, and every per-tile advance of them. Split over warpgroups,
+        # each starts at its own rows of A.
         a_desc: dict[tuple[int, int], SSAValue] = {}
         a_regs: list[SSAValue] = []
         if register_a:
-            a_regs = self.register_a(e, m_tiles, k_tiles)
+            a_regs = self.register_a(e, m_tiles, k_tiles, groups)
         else:
             a_desc = self.descriptors(
-                e, "A", [(m, k) for m in range(m_tiles) for k in range(k_tiles)]
+                e,
+                "A",
+                [(m, k) for m in range(m_tiles) for k in range(k_tiles)],
+                self.warpgroup_rows(e, groups, m_tiles),
             )
         b_desc = self.descriptors(
             e, "B", [(n, k) for n in range(n_tiles) for k in range(k_tiles)]
@@ -305,6 +334,7 @@ class Region:
         # read its accumulator (scale-d 0), so it gets undefined registers: no zeroing
         # instruction at all, before or after the fence.
         whole = fragment_type(acc_type)
+        warn_if_over_budget(self.op, accumulator_registers(whole))
         if self.zero_start:
             acc = e.add(llvm.UndefOp(whole))
         else:
@@ -348,13 +378,54 @@ class Region:
             )
         return from_llvm(rewriter, result, self.op, acc_type)
 
+    def warpgroup_rows(self, e: Emitter, groups: int, m_tiles: int) -> SSAValue | None:
+        """The byte offset of this warpgroup's rows of a shared A (None: one warpgroup)."""
+        if groups == 1:
+            return None
+        tiling = self.tiling("A")
+        k_tiles = cast(TensorType[Attribute], self.a.type).get_shape()[1]
+        k_tiles //= self.atom.k.data
+        stride = tiling.byte_offset(m_tiles, 0)
+        linear = all(
+            tiling.byte_offset(g * m_tiles + m, k)
+            == g * stride + tiling.byte_offset(m, k)
+            for g in range(groups)
+            for m in range(m_tiles)
+            for k in range(k_tiles)
+        )
+        if not linear:
+            emit_error(
+                self.op,
+                "operand A cannot be split over warpgroups: its rows of one warpgroup "
+                "do not start at a whole number of descriptor steps",
+            )
+        rewriter = e.rewriter
+        saved = rewriter.insertion_point
+        rewriter.insertion_point = InsertPoint.before(outside_loops(self.op))
+        group = warpgroup_in_agent(rewriter, groups)
+        size = constant(rewriter, stride)
+        offset = rewriter.insert(arith.MuliOp(group, size)).result
+        rewriter.insertion_point = saved
+        return offset
+
     def descriptors(
-        self, e: Emitter, operand: str, tiles: list[tuple[int, int]]
+        self,
+        e: Emitter,
+        operand: str,
+        tiles: list[tuple[int, int]],
+        offset: SSAValue | None = None,
     ) -> dict[tuple[int, int], SSAValue]:
-        """The descriptor of each (mn, k) instruction tile of a shared operand."""
+        """The descriptor of each (mn, k) instruction tile of a shared operand, whose
+        buffer starts `offset` bytes further (a warpgroup's rows)."""
         tiling = self.tiling(operand)
         value = self.a if operand == "A" else self.b
         pointer = to_llvm(e.rewriter, value, self.op, SHARED_PTR)
+        if offset is not None:
+            pointer = e.add(
+                llvm.GEPOp.from_mixed_indices(
+                    pointer, [offset], pointee_type=i8, result_type=SHARED_PTR
+                )
+            )
         address = e.add(llvm.PtrToIntOp(pointer, i64))
         masked = e.add(llvm.AndOp(address, e.constant(_ADDRESS_MASK)))
         start = e.add(llvm.LShrOp(masked, e.constant(4)))
@@ -369,22 +440,144 @@ class Region:
             out[mn, k] = by_increment[increment]
         return out
 
-    def register_a(self, e: Emitter, m_tiles: int, k_tiles: int) -> list[SSAValue]:
-        """The four registers of each (m, k) tile of a register-resident A."""
+    def register_a(
+        self, e: Emitter, m_tiles: int, k_tiles: int, groups: int
+    ) -> list[SSAValue]:
+        """The four registers of each (m, k) tile of a register-resident A: a splat
+        constant packed, a shared tile loaded with `ldmatrix`, or A's own fragments."""
         t = cast(TensorType[Attribute], self.a.type)
         whole = a_fragment_type(t, self.atom.k.data)
+        member = whole.types.data[0]
+        assert isinstance(member, llvm.LLVMStructType)
         splat = _splat_bits(self.a)
         if splat is not None:
             word = e.constant(splat, i32)
-            member = whole.types.data[0]
-            assert isinstance(member, llvm.LLVMStructType)
             words = [word] * wgmma_layout.A_REGISTERS
             return [pack_members(e.rewriter, words, member)] * (m_tiles * k_tiles)
+        source = _loaded_from_shared(self.a)
+        if source is not None:
+            return self.ldmatrix_a(e, source, (m_tiles, k_tiles, groups), member)
+        if groups > 1:
+            emit_error(
+                self.op,
+                "a register-resident A split over warpgroups must be loaded from a "
+                "shared tile (nv_tileas.convert_layout of a #nv_tileas.shared tile)",
+            )
         value = to_llvm(e.rewriter, self.a, self.op, whole)
         return [
             extract_member(e.rewriter, value, i, whole.types.data[i])
             for i in range(m_tiles * k_tiles)
         ]
+
+    def ldmatrix_a(
+        self,
+        e: Emitter,
+        source: SSAValue,
+        tiles: tuple[int, int, int],
+        member: llvm.LLVMStructType,
+    ) -> list[SSAValue]:
+        """A register A read from a K-major shared tile: per (m, k) instruction tile one
+        `ldmatrix.x4` of its four 8-row matrices (rows 0-7 and 8-15 of the warp's 16, K
+        halves 0 and 1: the A fragment's four registers). Lane l gives the address of
+        row `l % 8` of matrix `l / 8`."""
+        m_tiles, k_tiles, groups = tiles
+        t = cast(TensorType[Attribute], source.type)
+        encoding = t.encoding
+        assert isinstance(encoding, SharedEncodingAttr)
+        rows, cols = t.get_shape()
+        if ints(encoding.order) != (1, 0):
+            emit_error(
+                self.op,
+                "a register A is loaded with ldmatrix from a K-major shared tile "
+                "(order = [1, 0])",
+            )
+        element = element_bits(t.get_element_type()) // 8
+        layout = wgmma_layout.SharedTileLayout(
+            inner=cols, outer=rows, element_bytes=element, swizzle=encoding.swizzle.data
+        )
+        half = wgmma_layout.INSTRUCTION_K_BYTES // 2 // element
+        rows_per_group = rows // groups
+        threads: list[tuple[int, int]] = []
+        for thread in range(_WARPGROUP_WARPS * 32 * groups):
+            warp, lane = divmod(thread, 32)
+            group, in_group = divmod(warp, _WARPGROUP_WARPS)
+            row = group * rows_per_group + 16 * in_group + 8 * ((lane >> 3) & 1)
+            threads.append((row + (lane & 7), half * (lane >> 4)))
+        constants = [
+            (hw_wgmma.M * m, self.atom.k.data * k)
+            for m in range(m_tiles)
+            for k in range(k_tiles)
+        ]
+        problem = layout.problem()
+        column_step = layout.offset(inner=half, outer=0)
+        exact = all(
+            layout.offset(inner=col, outer=row)
+            == row * layout.panel_bytes + column_step * (col // half)
+            for row, col in threads
+        )
+        if problem is None and not (
+            exact and splits_additively(layout, threads, constants)
+        ):
+            problem = "its panels split the 8x16-byte matrices ldmatrix reads"
+        if problem is not None:
+            emit_error(self.op, f"register A cannot be loaded from {t}: {problem}")
+        rewriter = e.rewriter
+        saved = rewriter.insertion_point
+        rewriter.insertion_point = InsertPoint.before(outside_loops(self.op))
+        thread = self.ldmatrix_thread_offset(
+            rewriter, layout, rows_per_group, groups, column_step
+        )
+        rewriter.insertion_point = saved
+        pointer = to_llvm(rewriter, source, self.op, SHARED_PTR)
+        addresses = ThreadAddresses(rewriter, pointer, thread, layout)
+        registers = ", ".join(f"${r}" for r in range(wgmma_layout.A_REGISTERS))
+        text = (
+            f"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{{registers}}}, "
+            f"[${wgmma_layout.A_REGISTERS}];"
+        )
+        constraints = ",".join(["=r"] * wgmma_layout.A_REGISTERS + ["l"])
+        loaded: list[SSAValue] = []
+        for row, col in constants:
+            address = addresses.address(layout.offset(inner=col, outer=row))
+            load = llvm.InlineAsmOp(
+                text, constraints, [address], [member], has_side_effects=True
+            )
+            loaded.append(e.add(load))
+        return loaded
+
+    @staticmethod
+    def ldmatrix_thread_offset(
+        rewriter: PatternRewriter,
+        layout: wgmma_layout.SharedTileLayout,
+        rows_per_group: int,
+        groups: int,
+        column_step: int,
+    ) -> SSAValue:
+        """The linear offset of the row this lane gives `ldmatrix`:
+        `row * P + (lane / 16) * (offset of 16 bytes of K)`, with `row = (M / W) g +
+        16 (warp % 4) + 8 ((lane / 8) % 2) + lane % 8`."""
+
+        def binary(
+            kind: type[arith.SignlessIntegerBinaryOperation], a: SSAValue, b: int
+        ) -> SSAValue:
+            return rewriter.insert(kind(a, constant(rewriter, b))).result
+
+        tid = rewriter.insert(ThreadIdXOp(i32)).res
+        lane = binary(arith.AndIOp, tid, 31)
+        warp = binary(arith.AndIOp, binary(arith.ShRUIOp, tid, 5), _WARPGROUP_WARPS - 1)
+        row = binary(arith.MuliOp, warp, 16)
+        half = binary(
+            arith.MuliOp, binary(arith.AndIOp, binary(arith.ShRUIOp, lane, 3), 1), 8
+        )
+        row = rewriter.insert(arith.AddiOp(row, half)).result
+        row = rewriter.insert(arith.AddiOp(row, binary(arith.AndIOp, lane, 7))).result
+        if groups > 1:
+            group = warpgroup_in_agent(rewriter, groups)
+            first = binary(arith.MuliOp, group, rows_per_group)
+            row = rewriter.insert(arith.AddiOp(row, first)).result
+        linear = binary(arith.MuliOp, row, layout.panel_bytes)
+        column = binary(arith.MuliOp, binary(arith.ShRUIOp, lane, 4), column_step)
+        return rewriter.insert(arith.AddiOp(linear, column)).result
 
     def types(self) -> tuple[WGMMATypes, WGMMATypes, WGMMATypes]:
         atom = self.atom
@@ -490,6 +683,17 @@ class Region:
                 has_side_effects=True,
             )
         )
+
+
+def _loaded_from_shared(value: SSAValue) -> SSAValue | None:
+    """The shared tile a register A is converted from (`convert_layout`), if it is."""
+    owner = defining_op_through_casts(value)
+    if not isinstance(owner, tile_ops.ConvertLayoutOp):
+        return None
+    source = owner.source
+    if isinstance(encoding_of(source.type), SharedEncodingAttr):
+        return source
+    return None
 
 
 def _splat_bits(value: SSAValue) -> int | None:
@@ -680,6 +884,17 @@ class LowerAccumulatorConstant(RewritePattern):
         rewriter.replace(op, [], [from_llvm(rewriter, acc, op, t)])
 
 
+class EraseDeadRegisterA(RewritePattern):
+    """A `convert_layout` into a register A that the WGMMAs it fed no longer read."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: tile_ops.ConvertLayoutOp, rewriter: PatternRewriter
+    ) -> None:
+        if not op.result.uses and encoding_of(op.result.type) is None:
+            rewriter.erase(op)
+
+
 class EraseDeadTileConstant(RewritePattern):
     """A tile constant nothing reads any more (a WGMMA packed it, or ignores it)."""
 
@@ -693,6 +908,7 @@ class EraseDeadTileConstant(RewritePattern):
 
 PATTERNS: tuple[RewritePattern, ...] = (
     EraseDeadTileConstant(),
+    EraseDeadRegisterA(),
     LowerDot(),
     LowerAtomGemm(),
     EraseDeadAtom(),

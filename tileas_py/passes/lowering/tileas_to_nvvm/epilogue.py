@@ -34,17 +34,20 @@ After (abridged):
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from typing import cast
 
 from xdsl.dialects import arith, llvm, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     Float32Type,
+    IndexType,
+    IntegerAttr,
     TensorType,
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     RewritePattern,
@@ -72,17 +75,24 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     GENERIC_PTR,
     SHARED_PTR,
     accumulator_shape,
+    accumulator_warpgroups,
     checked_fragment_type,
     element_bits,
     to_llvm,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.swizzle import (
+    ThreadAddresses,
+    splits_additively,
+)
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
+    WARP_SIZE,
     agent_barrier,
     agent_leader,
     constant,
     executing_warps,
     shared_address,
     thread_id,
+    warpgroup_in_agent,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.tma import coordinates
 
@@ -90,31 +100,70 @@ WARPGROUP_WARPS = 4
 ROW_MAJOR = (1, 0)
 
 
-def _fragment_base(rewriter: PatternRewriter, width: int, bytes_: int) -> SSAValue:
-    """Byte offset of this thread's first accumulator element in a row-major buffer
-    `width` elements wide: `((16 (warp % 4) + lane / 4) width + 2 (lane % 4)) bytes`."""
+def _binary(
+    rewriter: PatternRewriter,
+    kind: type[arith.SignlessIntegerBinaryOperation],
+    a: SSAValue,
+    b: int | SSAValue,
+) -> SSAValue:
+    other = constant(rewriter, b) if isinstance(b, int) else b
+    return rewriter.insert(kind(a, other)).result
+
+
+def _fragment_origin(
+    rewriter: PatternRewriter, rows_per_group: int, groups: int
+) -> tuple[SSAValue, SSAValue]:
+    """(row, column) of this thread's first accumulator element:
+    `(M / W) (warp / 4) + 16 (warp % 4) + lane / 4` and `2 (lane % 4)`."""
     tid = thread_id(rewriter)
+    warp = _binary(rewriter, arith.ShRUIOp, tid, 5)
+    in_group = _binary(rewriter, arith.AndIOp, warp, WARPGROUP_WARPS - 1)
+    lane = _binary(rewriter, arith.AndIOp, tid, 31)
+    row = _binary(
+        rewriter,
+        arith.AddiOp,
+        _binary(rewriter, arith.MuliOp, in_group, wgmma_layout.ROWS_PER_WARP),
+        _binary(rewriter, arith.ShRUIOp, lane, 2),
+    )
+    if groups > 1:
+        group = warpgroup_in_agent(rewriter, groups)
+        first = _binary(rewriter, arith.MuliOp, group, rows_per_group)
+        row = _binary(rewriter, arith.AddiOp, row, first)
+    col = _binary(rewriter, arith.MuliOp, _binary(rewriter, arith.AndIOp, lane, 3), 2)
+    return row, col
 
-    def binary(
-        kind: type[arith.SignlessIntegerBinaryOperation], a: SSAValue, b: int
-    ) -> SSAValue:
-        return rewriter.insert(kind(a, constant(rewriter, b))).result
 
-    warp = binary(arith.AndIOp, binary(arith.ShRUIOp, tid, 5), WARPGROUP_WARPS - 1)
-    lane = binary(arith.AndIOp, tid, 31)
-    row = rewriter.insert(
-        arith.AddiOp(
-            binary(arith.MuliOp, warp, wgmma_layout.ROWS_PER_WARP),
-            binary(arith.ShRUIOp, lane, 2),
+def _thread_origins(rows_per_group: int, groups: int) -> list[tuple[int, int]]:
+    """Every thread's `_fragment_origin`, for checks made at compile time."""
+    origins: list[tuple[int, int]] = []
+    for thread in range(WARPGROUP_WARPS * WARP_SIZE * groups):
+        warp, lane = divmod(thread, WARP_SIZE)
+        group, in_group = divmod(warp, WARPGROUP_WARPS)
+        row, col = wgmma_layout.fragment_origin(in_group, lane, 2)
+        origins.append((group * rows_per_group + row, col))
+    return origins
+
+
+def _store_pair(
+    rewriter: PatternRewriter, address: SSAValue, values: tuple[SSAValue, SSAValue]
+) -> None:
+    """`st.shared.v2` of two adjacent 32-bit values (NVVM has no vector store op)."""
+    floating = isinstance(values[0].type, Float32Type)
+    kind, register = ("f32", "f") if floating else ("b32", "r")
+    rewriter.insert(
+        llvm.InlineAsmOp(
+            f"st.shared.v2.{kind} [$0], {{$1, $2}};",
+            f"l,{register},{register}",
+            [address, *values],
+            has_side_effects=True,
         )
-    ).result
-    col = binary(arith.MuliOp, binary(arith.AndIOp, lane, 3), 2)
-    index = rewriter.insert(arith.AddiOp(binary(arith.MuliOp, row, width), col)).result
-    return binary(arith.MuliOp, index, bytes_)
+    )
 
 
 class LowerAccumulatorToShared(RewritePattern):
-    """`copy` of an mma accumulator into a row-major shared buffer: `st.shared` per value."""
+    """`copy` of an mma accumulator into a row-major shared buffer: unswizzled, one
+    `st.shared` per value; swizzled, one `st.shared.v2` per pair of adjacent values at
+    their swizzled addresses."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: CopyOp, rewriter: PatternRewriter) -> None:
@@ -127,42 +176,142 @@ class LowerAccumulatorToShared(RewritePattern):
         encoding = dest.encoding
         if not (
             isinstance(encoding, SharedEncodingAttr)
-            and encoding.swizzle.data == 0
             and ints(encoding.order) == ROW_MAJOR
         ):
             emit_error(
                 op,
-                "an accumulator is copied only into an unswizzled row-major shared "
-                "buffer (#nv_tileas.shared<swizzle = 0, order = [1, 0]>)",
+                "an accumulator is copied only into a row-major shared buffer "
+                "(#nv_tileas.shared<swizzle = S, order = [1, 0]>)",
             )
         element: Attribute = source.get_element_type()
         if not (isinstance(element, Float32Type) or element == i32):
             emit_error(op, "only f32 and i32 accumulators are copied to shared memory")
-        if executing_warps(op) != WARPGROUP_WARPS:
-            emit_error(op, "an accumulator copy must run on one warpgroup (4 warps)")
-        bytes_ = element_bits(element) // 8
-        _, width = source.get_shape()
         whole = checked_fragment_type(op, source)
-        m_tiles, n_tiles, n_instr = accumulator_shape(source)
+        groups = accumulator_warpgroups(source)
+        if executing_warps(op) != WARPGROUP_WARPS * groups:
+            emit_error(
+                op,
+                f"an accumulator held by {groups} warpgroup(s) must be copied by "
+                f"{WARPGROUP_WARPS * groups} warps",
+            )
+        rows, width = source.get_shape()
+        rows_per_group = rows // groups
         acc = to_llvm(rewriter, op.source, op, whole)
         buffer = to_llvm(rewriter, op.dest, op, SHARED_PTR)
-        here = shared_address(rewriter, buffer, _fragment_base(rewriter, width, bytes_))
+        row, col = _fragment_origin(rewriter, rows_per_group, groups)
+        if encoding.swizzle.data:
+            self.swizzled(
+                rewriter,
+                op=op,
+                source=source,
+                acc=acc,
+                buffer=buffer,
+                origin=(row, col),
+                groups=groups,
+            )
+        else:
+            self.row_major(
+                rewriter,
+                source=source,
+                acc=acc,
+                buffer=buffer,
+                origin=(row, col),
+                width=width,
+            )
+        rewriter.replace(op, [], [op.dest])
+
+    @staticmethod
+    def _values(
+        rewriter: PatternRewriter, source: TensorType[Attribute], acc: SSAValue
+    ) -> Iterator[tuple[int, int, SSAValue]]:
+        """(row, col) relative to the thread's origin, and the value, of each value; each
+        extracted where the rewriter is when it is reached."""
+        element: Attribute = source.get_element_type()
+        m_tiles, n_tiles, n_instr = accumulator_shape(source)
         offsets = wgmma_layout.accumulator_offsets(n_instr)
         for member in range(m_tiles * n_tiles):
             m, n = divmod(member, n_tiles)
             for j, (dr, dc) in enumerate(offsets):
                 value = rewriter.insert(
                     llvm.ExtractValueOp(
-                        DenseArrayBase.from_list(i64, [member, j]),
-                        acc,
-                        element,
+                        DenseArrayBase.from_list(i64, [member, j]), acc, element
                     )
                 ).res
-                row = 64 * m + dr
-                col = n * n_instr + dc
-                address = shared_address(rewriter, here, (row * width + col) * bytes_)
-                rewriter.insert(llvm.StoreOp(value, address))
-        rewriter.replace(op, [], [op.dest])
+                yield 64 * m + dr, n * n_instr + dc, value
+
+    def row_major(
+        self,
+        rewriter: PatternRewriter,
+        *,
+        source: TensorType[Attribute],
+        acc: SSAValue,
+        buffer: SSAValue,
+        origin: tuple[SSAValue, SSAValue],
+        width: int,
+    ) -> None:
+        bytes_ = element_bits(source.get_element_type()) // 8
+        row, col = origin
+        index = _binary(
+            rewriter, arith.AddiOp, _binary(rewriter, arith.MuliOp, row, width), col
+        )
+        here = shared_address(
+            rewriter, buffer, _binary(rewriter, arith.MuliOp, index, bytes_)
+        )
+        for dr, dc, value in self._values(rewriter, source, acc):
+            address = shared_address(rewriter, here, (dr * width + dc) * bytes_)
+            rewriter.insert(llvm.StoreOp(value, address))
+
+    def swizzled(
+        self,
+        rewriter: PatternRewriter,
+        *,
+        op: CopyOp,
+        source: TensorType[Attribute],
+        acc: SSAValue,
+        buffer: SSAValue,
+        origin: tuple[SSAValue, SSAValue],
+        groups: int,
+    ) -> None:
+        """Each value pair at `physical(T + C)`, T the thread's linear offset and C the
+        pair's (`swizzle.ThreadAddresses`), checked for every thread."""
+        dest = cast(TensorType[Attribute], op.dest.type)
+        encoding = dest.encoding
+        assert isinstance(encoding, SharedEncodingAttr)
+        rows, width = dest.get_shape()
+        bytes_ = element_bits(source.get_element_type()) // 8
+        layout = wgmma_layout.SharedTileLayout(
+            inner=width, outer=rows, element_bytes=bytes_, swizzle=encoding.swizzle.data
+        )
+        problem = layout.problem()
+        origins = _thread_origins(rows // groups, groups)
+        m_tiles, n_tiles, n_instr = accumulator_shape(source)
+        firsts = [
+            (64 * m + dr, n * n_instr + dc)
+            for m in range(m_tiles)
+            for n in range(n_tiles)
+            for dr, dc in wgmma_layout.accumulator_offsets(n_instr)[::2]
+        ]
+
+        if problem is None and not splits_additively(layout, origins, firsts):
+            problem = (
+                f"the {layout.panel_bytes}-byte panels of the buffer split the "
+                "accumulator's value pairs"
+            )
+        if problem is not None:
+            emit_error(op, f"an accumulator cannot be staged in this buffer: {problem}")
+        row, col = origin
+        thread = _binary(
+            rewriter,
+            arith.AddiOp,
+            _binary(rewriter, arith.MuliOp, row, layout.panel_bytes),
+            _binary(rewriter, arith.MuliOp, col, bytes_),
+        )
+        addresses = ThreadAddresses(rewriter, buffer, thread, layout)
+        values = self._values(rewriter, source, acc)
+        for dr, dc, first in values:
+            _, _, second = next(values)
+            address = addresses.address(layout.offset(inner=dc, outer=dr))
+            _store_pair(rewriter, address, (first, second))
 
 
 def tma_store(
@@ -170,12 +319,36 @@ def tma_store(
     op: TiledStoreOp,
     source: SSAValue,
     order: tuple[int, ...],
+    boxes: Sequence[tuple[tuple[int, ...], int]] | None = None,
 ) -> None:
     """Store the shared tile at `source` (dimensions fastest first along `order`) to
-    `op`'s view by TMA: fence, agent barrier, the leader's store, commit and wait for
-    the read, barrier. Inserts before `op`, which it does not erase."""
+    `op`'s view by TMA: fence, agent barrier, the leader's stores (one per box: its
+    element offset in the tile and its byte offset in the buffer; one of the whole tile
+    by default), commit and wait for the reads, barrier. Inserts before `op`, which it
+    does not erase."""
     descriptor = to_llvm(rewriter, op.view, op, GENERIC_PTR)
-    coords = coordinates(rewriter, tuple(op.indices), order)
+    if boxes is None:
+        boxes = [((0,) * len(op.indices), 0)]
+    stores: list[Operation] = []
+    for start, bytes_ in boxes:
+        indices = [
+            index
+            if not first
+            else rewriter.insert(
+                arith.AddiOp(
+                    index,
+                    rewriter.insert(
+                        arith.ConstantOp(IntegerAttr(first, IndexType()))
+                    ).result,
+                )
+            ).result
+            for index, first in zip(op.indices, start, strict=True)
+        ]
+        coords = coordinates(rewriter, tuple(indices), order)
+        address = source if not bytes_ else shared_address(rewriter, source, bytes_)
+        stores.append(
+            nvvm_tma.CpAsyncBulkTensorSharedCTAToGlobalOp(descriptor, address, coords)
+        )
     rewriter.insert(
         nvvm_sync.FenceProxyOp(
             ProxyKindAttr(ProxyKind.ASYNC_SHARED), SharedSpaceAttr(SharedSpace.CTA)
@@ -186,7 +359,7 @@ def tma_store(
     block = Block()
     block.add_ops(
         [
-            nvvm_tma.CpAsyncBulkTensorSharedCTAToGlobalOp(descriptor, source, coords),
+            *stores,
             llvm.InlineAsmOp(
                 "cp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group.read 0;",
                 "",
@@ -199,6 +372,49 @@ def tma_store(
     rewriter.insert(scf.IfOp(leader, [], Region(block), Region()))
     # The buffer may be written again (a persistent loop) only once it has been read.
     agent_barrier(rewriter, op)
+
+
+def _boxes(
+    op: TiledStoreOp, t: TensorType[Attribute]
+) -> list[tuple[tuple[int, ...], int]]:
+    """(element offset in the tile, byte offset in the buffer) of each TMA box of a
+    `tiled_store` with a `box`: the buffer holds each box where the tile's layout puts
+    its first element (a swizzled tile is stored as panels of its swizzle width, which
+    a box must match)."""
+    encoding = t.encoding
+    assert isinstance(encoding, SharedEncodingAttr)
+    shape = t.get_shape()
+    box = tuple(int(b) for b in op.box.get_values()) if op.box is not None else shape
+    if tuple(box) == tuple(shape):
+        return [((0,) * len(shape), 0)]
+    order = ints(encoding.order)
+    bytes_ = element_bits(t.get_element_type()) // 8
+    swizzle = encoding.swizzle.data
+    if len(shape) != 2 or order != ROW_MAJOR:
+        emit_error(op, "a TMA store in several boxes needs a row-major 2-D tile")
+    rows, cols = shape
+    box_rows, box_cols = box
+    if swizzle and box_cols * bytes_ != swizzle:
+        emit_error(
+            op,
+            f"the box's rows ({box_cols * bytes_} bytes) must be the tile's swizzle "
+            f"width ({swizzle} bytes): each box is one panel of the buffer",
+        )
+    if not swizzle and box_cols != cols:
+        emit_error(
+            op,
+            "an unswizzled tile is stored in boxes of whole rows: the box must span "
+            "its columns",
+        )
+    layout = wgmma_layout.SharedTileLayout(
+        inner=cols, outer=rows, element_bytes=bytes_, swizzle=swizzle
+    )
+    boxes: list[tuple[tuple[int, ...], int]] = []
+    for r in range(0, rows, box_rows):
+        for c in range(0, cols, box_cols):
+            at = layout.offset(inner=c, outer=r) if swizzle else (r * cols + c) * bytes_
+            boxes.append(((r, c), at))
+    return boxes
 
 
 class LowerTmaStore(RewritePattern):
@@ -219,7 +435,8 @@ class LowerTmaStore(RewritePattern):
                 "first",
             )
         source = to_llvm(rewriter, op.value, op, SHARED_PTR)
-        tma_store(rewriter, op, source, ints(encoding.order))
+        tile = cast(TensorType[Attribute], t)
+        tma_store(rewriter, op, source, ints(encoding.order), _boxes(op, tile))
         rewriter.erase(op)
 
 

@@ -4,7 +4,8 @@
   `llvm.func`; a kernel (every `nv_tileas.kernel`, and a function with
   `nv_tileaa.kernel_spec`) gets
   `nvvm.kernel`, `nvvm.reqntid = [32 * nv_tileas.num_warps, 1, 1]` when the warp count is
-  known, and `nvvm.cluster_dim = [num_ctas, 1, 1]` for a cluster. Parameters take the
+  known, `nvvm.minctasm` when `registers.py` gave it one, and
+  `nvvm.cluster_dim = [num_ctas, 1, 1]` for a cluster. Parameters take the
   types of `conventions.convert_type` (an `index` one is i64, cast back with
   `arith.index_cast`: an `llvm.func` has no index parameters); a `!nv_tileas.tiled_view` parameter is a
   CUtensorMap passed by value (`llvm.byval = !llvm.array<128 x i8>`, `llvm.align = 64`,
@@ -19,7 +20,7 @@
   1024 bytes for swizzled tiles (a swizzle pattern repeats every 1024 bytes, and the
   WGMMA descriptors assume a pattern-aligned base) and 128 otherwise. The offset is
   recorded on the op as `nv_tileas.smem_offset` before the patterns run.
-- `nv_tileaa.get_program_id x|y|z` is `nvvm.read.ptx.sreg.ctaid.x|y|z`.
+- Program ids are lowered in `persistent.py`.
 """
 
 from __future__ import annotations
@@ -51,9 +52,12 @@ from xdsl.pattern_rewriter import (
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects import nv_tileaa
 from tileas_py.dialects.nv_tileas import ops as tile_ops
-from tileas_py.dialects.nv_tileas.attrs import SharedEncodingAttr, TiledViewType
+from tileas_py.dialects.nv_tileas.attrs import (
+    PERSISTENT_GRID,
+    SharedEncodingAttr,
+    TiledViewType,
+)
 from tileas_py.dialects.nvvm import kernel as nvvm_kernel
-from tileas_py.dialects.nvvm import sreg
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     SHARED_PTR,
     TENSOR_MAP_BYTES,
@@ -186,6 +190,12 @@ def _kernel_attributes(op: Operation) -> dict[str, Attribute]:
         attributes[nvvm_kernel.REQNTID] = DenseArrayBase.from_list(
             i32, [32 * warps.value.data, 1, 1]
         )
+    grid = op.attributes.get(PERSISTENT_GRID)
+    if grid is not None:
+        attributes[PERSISTENT_GRID] = grid
+    min_ctas = op.attributes.get(nvvm_kernel.MINCTASM)
+    if min_ctas is not None:
+        attributes[nvvm_kernel.MINCTASM] = min_ctas
     spec = nv_tileaa.kernel_spec_of(op)
     if spec is not None and spec.num_ctas.data > 1:
         attributes[nvvm_kernel.CLUSTER_DIM] = DenseArrayBase.from_list(
@@ -205,7 +215,12 @@ def lower_function(
 ) -> None:
     """Replace a tile-level function by an `llvm.func` with the same body."""
     entry = body.blocks.first
-    assert entry is not None
+    if entry is None:
+        emit_error(
+            op,
+            "a declaration of a function with tile values is not supported by "
+            "convert-tileas-to-nvvm",
+        )
     inputs: list[Attribute] = []
     arg_attrs: list[DictionaryAttr] = []
     for arg in entry.args:
@@ -374,28 +389,10 @@ class LowerAllocTensor(RewritePattern):
         rewriter.replace(op, [], [from_llvm(rewriter, address, op, t)])
 
 
-_CTAID = {
-    nv_tileaa.ProgramIdDim.X: sreg.BlockIdXOp,
-    nv_tileaa.ProgramIdDim.Y: sreg.BlockIdYOp,
-    nv_tileaa.ProgramIdDim.Z: sreg.BlockIdZOp,
-}
-
-
-class LowerGetProgramId(RewritePattern):
-    """`nv_tileaa.get_program_id x` to `nvvm.read.ptx.sreg.ctaid.x`."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: nv_tileaa.GetProgramIdOp, rewriter: PatternRewriter
-    ) -> None:
-        rewriter.replace(op, _CTAID[op.dim.data](i32))
-
-
 PATTERNS: tuple[RewritePattern, ...] = (
     LowerKernel(),
     LowerTileFunc(),
     LowerTileaaFunc(),
     LowerReturn(),
     LowerAllocTensor(),
-    LowerGetProgramId(),
 )

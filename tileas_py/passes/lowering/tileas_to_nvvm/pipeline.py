@@ -1,37 +1,42 @@
-"""Async pipelines in `convert-tileas-to-nvvm`: a ring of shared-memory slots, each
-guarded by a *full* and an *empty* mbarrier (the scheme of CUTLASS's `PipelineTmaAsync`
-and Triton's warp-specialised loops; PTX ISA "mbarrier":
+"""Async pipelines in `convert-tileas-to-nvvm`: a ring of stages of shared-memory slots,
+each stage guarded by one *full* and one *empty* mbarrier (the scheme of CUTLASS's
+`PipelineTmaAsync` and Triton's warp-specialised loops; PTX ISA "mbarrier":
 https://docs.nvidia.com/cuda/parallel-thread-execution/#parallel-synchronization-and-communication-instructions-mbarrier).
 
 Layout: `create_pipeline` gets one slice of the kernel's shared buffer (planned by
-`kernel.plan_shared_memory` from `SHARED` below): `depth` slots, each padded to 1024
-bytes (a swizzle pattern), then `depth` full and `depth` empty 8-byte mbarriers. Thread 0
-of the CTA initialises full[s] for one arrival (the producer's leader, which also sets
-the transaction bytes the TMA loads deliver) and empty[s] for every thread of every
-consuming agent; `fence.mbarrier.init` and `barrier0` publish them (so `create_pipeline`
-must run on the whole CTA, as it does before the `agent_switch`).
+`kernel.plan_shared_memory` from `SHARED` below): `depth` stages, each holding its slots
+side by side (one per slot type, each padded to 1024 bytes, a swizzle pattern), then
+`depth` full and `depth` empty 8-byte mbarriers. Thread 0 of the CTA initialises full[s]
+for one arrival (the producer's leader, which also sets the transaction bytes of all the
+stage's TMA loads) and empty[s] for every thread of every consuming agent;
+`fence.mbarrier.init` and `barrier0` publish them (so `create_pipeline` must run on the
+whole CTA, as it does before the `agent_switch`).
 
-State: each thread keeps a producer and a consumer counter `n` (two i32 in a local
-`llvm.alloca`), so acquire / commit / release may sit anywhere in the control flow. Slot
-`n % depth` is used in round `n / depth`; its phase bit is `(n / depth) & 1`. A consumer
-waits for full[s] to complete that phase; a producer waits on empty[s] for the opposite
-parity, which a fresh barrier reports complete, so the first round does not wait.
+State: each thread keeps three cursors, each a stage index and the phase bit of its round:
+where the producer fills, where the consumer acquires, and where it releases (a release
+may lag its acquire: `wgmma_pipelining.py`). They start at (0, 0); moving on is stage + 1,
+or stage 0 of the next round with the phase flipped. They are kept in a local
+`llvm.alloca`, so that acquire / commit / release may sit anywhere in the control flow,
+and `promote_locals.py` turns them into registers once every op is lowered. A consumer
+waits for full[s] to complete the cursor's phase; a producer waits on empty[s] for the
+opposite parity, which a fresh barrier reports complete, so the first round does not
+wait.
 
 | tile op | nvvm |
 | --- | --- |
-| `create_pipeline` | `mbarrier.init` x 2 depth (thread 0), `fence.mbarrier.init`, `barrier0`, counters |
-| `producer_acquire` | `mbarrier.try_wait.parity` empty[s], phase ^ 1; the slot address; TMA copies into the slot (`tma.py`) |
-| `producer_commit` | leader: `mbarrier.arrive.expect_tx` full[s], slot bytes; counter + 1 |
-| `consumer_acquire` | `mbarrier.try_wait.parity` full[s], phase; the slot address |
-| `consumer_release` | every thread: `mbarrier.arrive` empty[s]; counter + 1 |
-| `consume_one` | acquire, the body on the slot, release |
+| `create_pipeline` | `mbarrier.init` x 2 depth (thread 0), `fence.mbarrier.init`, `barrier0`, cursors |
+| `producer_acquire` | `mbarrier.try_wait.parity` empty[s], phase ^ 1; the slot addresses; TMA copies into the slots (`tma.py`) |
+| `producer_commit` | leader: `mbarrier.arrive.expect_tx` full[s], the stage's bytes; producer cursor moves on |
+| `consumer_acquire` | `mbarrier.try_wait.parity` full[s], phase; the slot addresses; acquire cursor moves on |
+| `consumer_release` | every thread: `mbarrier.arrive` empty[s]; release cursor moves on |
+| `consume_one` | acquire, the body on the slots, release |
 
-The pipeline value is handed between patterns as a cast of (slots, barriers, counters).
+The pipeline value is handed between patterns as a cast of (slots, barriers, cursors).
 """
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Sequence
 
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
@@ -68,6 +73,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
     WARP_SIZE,
+    agent_key,
     agent_leader,
     agent_of,
     constant,
@@ -81,26 +87,50 @@ WAIT_TICKS = 10_000_000
 """The suspend-time hint of each `mbarrier.try_wait` (CUTLASS's)."""
 TMA_FILLED = "nv_tileas.tma_filled"
 """Marks a lowered pipeline whose slots are filled by TMA loads."""
-PRODUCER, CONSUMER = 0, 1
-"""Which counter of a pipeline."""
+PRODUCER, ACQUIRE, RELEASE = 0, 1, 2
+"""The cursors of a pipeline: where the producer fills, where the consumer acquires and
+where it releases (a release may lag its acquire: `wgmma_pipelining.py`)."""
+_STAGE, _PHASE = 0, 1
+"""The two i32 of a cursor."""
+FULL, EMPTY = 0, 1
+"""Which barrier of a stage."""
 
 
-def slot_bytes(t: PipelineType) -> int:
-    size = element_bits(t.slot_type.get_element_type())
-    for d in t.slot_type.get_shape():
+def slot_bytes(t: TensorType[Attribute]) -> int:
+    size = element_bits(t.get_element_type())
+    for d in t.get_shape():
         size *= d
     return size // 8
 
 
-def slot_stride(t: PipelineType) -> int:
-    return -(-slot_bytes(t) // SLOT_ALIGNMENT) * SLOT_ALIGNMENT
+def _padded(size: int) -> int:
+    return -(-size // SLOT_ALIGNMENT) * SLOT_ALIGNMENT
+
+
+def stage_bytes(t: PipelineType) -> int:
+    """The bytes the TMA loads of one stage deliver: every slot, full."""
+    return sum(slot_bytes(slot) for slot in t.slot_types.data)
+
+
+def slot_offsets(t: PipelineType) -> list[int]:
+    """Where each slot starts in its stage (each padded to 1024 bytes)."""
+    offsets: list[int] = []
+    end = 0
+    for slot in t.slot_types.data:
+        offsets.append(end)
+        end += _padded(slot_bytes(slot))
+    return offsets
+
+
+def stage_stride(t: PipelineType) -> int:
+    return sum(_padded(slot_bytes(slot)) for slot in t.slot_types.data)
 
 
 def _pipeline_request(op: Operation) -> tuple[int, int] | None:
     assert isinstance(op, async_ops.CreatePipelineOp)
     t = op.result.type
     depth = t.depth.data
-    return depth * slot_stride(t) + 2 * depth * MBARRIER_BYTES, SLOT_ALIGNMENT
+    return depth * stage_stride(t) + 2 * depth * MBARRIER_BYTES, SLOT_ALIGNMENT
 
 
 SHARED: dict[type[Operation], SharedRequest] = {
@@ -120,13 +150,11 @@ def kernel_of(op: Operation) -> Operation:
 def consumer_arrivals(op: async_ops.CreatePipelineOp) -> int:
     """Arrivals that complete a phase of an empty barrier: every thread of every agent
     that releases slots of the pipeline."""
-    agents: dict[Operation | None, int] = {}
+    agents: dict[tuple[Operation, int] | None, int] = {}
     for use in op.result.uses:
         user = use.operation
         if isinstance(user, async_ops.ConsumerReleaseOp | async_ops.ConsumeOneOp):
-            agent = agent_of(user)
-            key = None if agent is None else agent[0]
-            agents[key] = executing_warps(user)
+            agents[agent_key(user)] = executing_warps(user)
     return WARP_SIZE * sum(agents.values()) if agents else 1
 
 
@@ -158,10 +186,10 @@ class LowerCreatePipeline(RewritePattern):
         ).result
         start = offset.value.data
         slots = shared_address(rewriter, base, start)
-        barriers = shared_address(rewriter, base, start + depth * slot_stride(t))
+        barriers = shared_address(rewriter, base, start + depth * stage_stride(t))
         leader = agent_leader(rewriter, op)
-        counts = (1, consumer_arrivals(op))
-        for which, count in enumerate(counts):
+        counts = {FULL: 1, EMPTY: consumer_arrivals(op)}
+        for which, count in counts.items():
             arrivals = constant(rewriter, count)
             for stage in range(depth):
                 bar = shared_address(
@@ -170,30 +198,36 @@ class LowerCreatePipeline(RewritePattern):
                 rewriter.insert(nvvm_mbarrier.MBarrierInitOp(bar, arrivals, leader))
         rewriter.insert(nvvm_sync.FenceMbarrierInitOp())
         rewriter.insert(nvvm_sync.Barrier0Op())
-        two = rewriter.insert(llvm.ConstantOp(IntegerAttr(2, i32), i32)).result
-        counters = rewriter.insert(llvm.AllocaOp(two, i32, alignment=4)).res
+        fields = rewriter.insert(llvm.ConstantOp(IntegerAttr(6, i32), i32)).result
+        counters = rewriter.insert(llvm.AllocaOp(fields, i32, alignment=4)).res
         zero = constant(rewriter, 0)
-        for which in (PRODUCER, CONSUMER):
-            rewriter.insert(llvm.StoreOp(zero, _counter(rewriter, counters, which)))
+        for cursor in (PRODUCER, ACQUIRE, RELEASE):
+            for field in (_STAGE, _PHASE):
+                where = _cursor(rewriter, counters, cursor, field)
+                rewriter.insert(llvm.StoreOp(zero, where))
         cast = UnrealizedConversionCastOp.get([slots, barriers, counters], [t])
         if _filled_by_tma(op.result):
             cast.attributes[TMA_FILLED] = UnitAttr()
         rewriter.replace(op, cast)
 
 
-def _counter(rewriter: PatternRewriter, counters: SSAValue, which: int) -> SSAValue:
-    gep = llvm.GEPOp.from_mixed_indices(counters, [which], pointee_type=i32)
+def _cursor(
+    rewriter: PatternRewriter, counters: SSAValue, cursor: int, field: int
+) -> SSAValue:
+    index = 2 * cursor + field
+    gep = llvm.GEPOp.from_mixed_indices(counters, [index], pointee_type=i32)
     return rewriter.insert(gep).result
 
 
 class State:
-    """A counter's value `n` at one op: its slot `n % depth` and phase `(n / depth) & 1`."""
+    """A cursor's place in the ring at one op: its stage (slot) and the phase bit of the
+    round it is in."""
 
     def __init__(
         self,
         rewriter: PatternRewriter,
         pipeline: SSAValue,
-        which: int,
+        cursor: int,
     ) -> None:
         found = parts(pipeline)
         assert found is not None
@@ -202,47 +236,64 @@ class State:
         assert isinstance(t, PipelineType)
         self.type = t
         self.depth = t.depth.data
-        self.counter = _counter(rewriter, counters, which)
-        self.n = rewriter.insert(llvm.LoadOp(self.counter, i32)).dereferenced_value
-        depth = constant(rewriter, self.depth)
-        self.stage = rewriter.insert(arith.RemUIOp(self.n, depth)).result
-        round_ = rewriter.insert(arith.DivUIOp(self.n, depth)).result
-        one = constant(rewriter, 1)
-        self.phase = rewriter.insert(arith.AndIOp(round_, one)).result
+        self.stage_at = _cursor(rewriter, counters, cursor, _STAGE)
+        self.phase_at = _cursor(rewriter, counters, cursor, _PHASE)
+        self.stage = rewriter.insert(llvm.LoadOp(self.stage_at, i32)).dereferenced_value
+        self.phase = rewriter.insert(llvm.LoadOp(self.phase_at, i32)).dereferenced_value
 
     def barrier(self, rewriter: PatternRewriter, which: int) -> SSAValue:
-        """full[stage] (PRODUCER side's barrier) or empty[stage] (CONSUMER)."""
+        """full[stage] (FULL) or empty[stage] (EMPTY)."""
         index = self.stage
-        if which == CONSUMER:
+        if which == EMPTY:
             depth = constant(rewriter, self.depth)
             index = rewriter.insert(arith.AddiOp(index, depth)).result
         size = constant(rewriter, MBARRIER_BYTES)
         offset = rewriter.insert(arith.MuliOp(index, size)).result
         return shared_address(rewriter, self.barriers, offset)
 
-    def slot(self, rewriter: PatternRewriter) -> SSAValue:
-        stride = constant(rewriter, slot_stride(self.type))
+    def slots_of_stage(self, rewriter: PatternRewriter) -> list[SSAValue]:
+        """The address of each slot of the stage."""
+        stride = constant(rewriter, stage_stride(self.type))
         offset = rewriter.insert(arith.MuliOp(self.stage, stride)).result
-        return shared_address(rewriter, self.slots, offset)
+        stage = shared_address(rewriter, self.slots, offset)
+        return [
+            stage if start == 0 else shared_address(rewriter, stage, start)
+            for start in slot_offsets(self.type)
+        ]
 
     def wait(self, rewriter: PatternRewriter, bar: SSAValue, parity: SSAValue) -> None:
         ticks = constant(rewriter, WAIT_TICKS)
         rewriter.insert(nvvm_mbarrier.MBarrierTryWaitParityOp(bar, parity, ticks))
 
     def advance(self, rewriter: PatternRewriter) -> None:
+        """The next stage; past the last one, stage 0 of the next round (phase flipped)."""
         one = constant(rewriter, 1)
-        next_ = rewriter.insert(arith.AddiOp(self.n, one)).result
-        rewriter.insert(llvm.StoreOp(next_, self.counter))
+        next_ = rewriter.insert(arith.AddiOp(self.stage, one)).result
+        depth = constant(rewriter, self.depth)
+        wrapped = rewriter.insert(arith.CmpiOp(next_, depth, "eq")).result
+        zero = constant(rewriter, 0)
+        stage = rewriter.insert(arith.SelectOp(wrapped, zero, next_)).result
+        flip = rewriter.insert(arith.ExtUIOp(wrapped, i32)).result
+        phase = rewriter.insert(arith.XOrIOp(self.phase, flip)).result
+        rewriter.insert(llvm.StoreOp(stage, self.stage_at))
+        rewriter.insert(llvm.StoreOp(phase, self.phase_at))
 
 
-def _slot_tensor(
-    rewriter: PatternRewriter, op: Operation, address: SSAValue, t: Attribute
-) -> SSAValue:
-    return from_llvm(rewriter, address, op, t)
+def _slot_tensors(
+    rewriter: PatternRewriter,
+    op: Operation,
+    addresses: Sequence[SSAValue],
+    types: Sequence[Attribute],
+) -> list[SSAValue]:
+    return [
+        from_llvm(rewriter, address, op, t)
+        for address, t in zip(addresses, types, strict=True)
+    ]
 
 
 class LowerProducerAcquire(RewritePattern):
-    """`producer_acquire`: wait for the slot to be empty; lower the TMA copies into it."""
+    """`producer_acquire`: wait for the stage to be empty; lower the TMA copies into its
+    slots."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -253,14 +304,15 @@ class LowerProducerAcquire(RewritePattern):
         state = State(rewriter, op.pipeline, PRODUCER)
         one = constant(rewriter, 1)
         parity = rewriter.insert(arith.XOrIOp(state.phase, one)).result
-        state.wait(rewriter, state.barrier(rewriter, CONSUMER), parity)
-        slot = state.slot(rewriter)
-        full = state.barrier(rewriter, PRODUCER)
-        for use in list(op.slot.uses):
-            copy = use.operation
-            if isinstance(copy, CopyOp) and copy.dest is op.slot:
-                tma.lower_copy_into_slot(rewriter, copy, slot, full)
-        rewriter.replace(op, [], [_slot_tensor(rewriter, op, slot, op.slot.type)])
+        state.wait(rewriter, state.barrier(rewriter, EMPTY), parity)
+        addresses = state.slots_of_stage(rewriter)
+        full = state.barrier(rewriter, FULL)
+        for slot, address in zip(op.slots, addresses, strict=True):
+            for use in list(slot.uses):
+                copy = use.operation
+                if isinstance(copy, CopyOp) and copy.dest is slot:
+                    tma.lower_copy_into_slot(rewriter, copy, address, full)
+        rewriter.replace(op, [], _slot_tensors(rewriter, op, addresses, op.slots.types))
 
 
 def _filled_by_tma(pipeline: SSAValue) -> bool:
@@ -268,15 +320,19 @@ def _filled_by_tma(pipeline: SSAValue) -> bool:
         acquire = use.operation
         if not isinstance(acquire, async_ops.ProducerAcquireOp):
             continue
-        for slot_use in acquire.slot.uses:
-            copy = slot_use.operation
-            if isinstance(copy, CopyOp) and isinstance(copy.source.owner, TiledLoadOp):
-                return True
+        for slot in acquire.slots:
+            for slot_use in slot.uses:
+                copy = slot_use.operation
+                if isinstance(copy, CopyOp) and isinstance(
+                    copy.source.owner, TiledLoadOp
+                ):
+                    return True
     return False
 
 
 class LowerProducerCommit(RewritePattern):
-    """`producer_commit`: the leader arrives on full[s], expecting the slot's bytes."""
+    """`producer_commit`: the leader arrives on full[s], expecting the bytes of every slot
+    of the stage (one transaction count for all the stage's TMA loads)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -286,7 +342,9 @@ class LowerProducerCommit(RewritePattern):
             return
         t = op.pipeline.type
         assert isinstance(t, PipelineType)
-        if not isinstance(t.slot_type.encoding, SharedEncodingAttr):
+        if not all(
+            isinstance(slot.encoding, SharedEncodingAttr) for slot in t.slot_types.data
+        ):
             emit_error(
                 op, "producer_commit: the pipeline's slots are not in shared memory"
             )
@@ -299,16 +357,16 @@ class LowerProducerCommit(RewritePattern):
                 "tiled_load copied into the acquired slot) are supported",
             )
         state = State(rewriter, op.pipeline, PRODUCER)
-        full = state.barrier(rewriter, PRODUCER)
+        full = state.barrier(rewriter, FULL)
         leader = agent_leader(rewriter, op)
-        bytes_ = constant(rewriter, slot_bytes(t))
+        bytes_ = constant(rewriter, stage_bytes(t))
         rewriter.insert(nvvm_mbarrier.MBarrierArriveExpectTxOp(full, bytes_, leader))
         state.advance(rewriter)
         rewriter.erase(op)
 
 
 class LowerConsumerAcquire(RewritePattern):
-    """`consumer_acquire`: wait for the slot to be full."""
+    """`consumer_acquire`: wait for the stage to be full."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -316,18 +374,24 @@ class LowerConsumerAcquire(RewritePattern):
     ) -> None:
         if parts(op.pipeline) is None:
             return
-        state = State(rewriter, op.pipeline, CONSUMER)
-        state.wait(rewriter, state.barrier(rewriter, PRODUCER), state.phase)
-        slot = state.slot(rewriter)
-        rewriter.replace(op, [], [_slot_tensor(rewriter, op, slot, op.slot.type)])
+        addresses = acquire(rewriter, op.pipeline)
+        rewriter.replace(op, [], _slot_tensors(rewriter, op, addresses, op.slots.types))
+
+
+def acquire(rewriter: PatternRewriter, pipeline: SSAValue) -> list[SSAValue]:
+    """Wait for the acquire cursor's stage to be full; returns its slots' addresses."""
+    state = State(rewriter, pipeline, ACQUIRE)
+    state.wait(rewriter, state.barrier(rewriter, FULL), state.phase)
+    addresses = state.slots_of_stage(rewriter)
+    state.advance(rewriter)
+    return addresses
 
 
 def release(rewriter: PatternRewriter, pipeline: SSAValue) -> None:
-    state = State(rewriter, pipeline, CONSUMER)
+    """Arrive on the release cursor's empty barrier."""
+    state = State(rewriter, pipeline, RELEASE)
     rewriter.insert(
-        nvvm_mbarrier.MBarrierArriveOp(
-            state.barrier(rewriter, CONSUMER), with_state=False
-        )
+        nvvm_mbarrier.MBarrierArriveOp(state.barrier(rewriter, EMPTY), with_state=False)
     )
     state.advance(rewriter)
 
@@ -354,17 +418,13 @@ class LowerConsumeOne(RewritePattern):
     ) -> None:
         if parts(op.pipeline) is None:
             return
-        state = State(rewriter, op.pipeline, CONSUMER)
-        state.wait(rewriter, state.barrier(rewriter, PRODUCER), state.phase)
-        slot_type = op.body.block.args[0].type
-        assert isinstance(slot_type, TensorType)
-        slot_type = cast(TensorType[Attribute], slot_type)
-        slot = _slot_tensor(rewriter, op, state.slot(rewriter), slot_type)
+        addresses = acquire(rewriter, op.pipeline)
+        slots = _slot_tensors(rewriter, op, addresses, op.body.block.arg_types)
         terminator = op.body.block.last_op
         assert isinstance(terminator, async_ops.PipelineYieldOp)
         results = list(terminator.values)
         rewriter.erase(terminator)
-        rewriter.inline_block(op.body.block, InsertPoint.before(op), [slot])
+        rewriter.inline_block(op.body.block, InsertPoint.before(op), slots)
         release(rewriter, op.pipeline)
         rewriter.replace(op, [], results)
 

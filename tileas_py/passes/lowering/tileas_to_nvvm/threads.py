@@ -5,20 +5,24 @@ A tile op is run by every thread of its *agent*: the warps of its `agent_switch`
 or of the `scf.if` that `agents.py` makes of one (which keeps the region's warp count as
 `nv_tileas.agent_warps`), or, outside any agent, by the whole CTA (the kernel's
 `nv_tileas.num_warps`). Agents start on a multiple of their own size (the `agent_switch`
-verifier), so thread 0 of the agent is the thread with `tid.x % (32 * warps) == 0`: the
-*leader*, which issues what must happen once per agent (TMA copies, transaction counts).
+verifier), so the agent's first warp is the one with `(tid.x / 32) % warps == 0`. Its lane
+that `elect.sync` elects (lane 0: the agents' warps run converged) is the *leader*, which
+issues what must happen once per agent (TMA copies, transaction counts). `elect.sync`
+rather than `lane == 0` tells ptxas that one lane of the warp takes the branch, so it
+issues a TMA copy as one warp-uniform `UTMALDG` instead of a loop over the lanes'
+operands (`BRA.U.ANY`).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, llvm
+from xdsl.dialects import arith, llvm, scf
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from tileas_py.dialects.nv_tileas import AgentSwitchOp
 from tileas_py.dialects.nvvm.sreg import ThreadIdXOp
-from tileas_py.dialects.nvvm.sync import Barrier0Op, BarrierOp
+from tileas_py.dialects.nvvm.sync import Barrier0Op, BarrierOp, ElectSyncOp
 
 WARP_SIZE = 32
 NUM_WARPS = "nv_tileas.num_warps"
@@ -44,6 +48,25 @@ def agent_of(op: Operation) -> tuple[Operation, int] | None:
         warps = parent.attributes.get(AGENT_WARPS)
         if isinstance(warps, IntegerAttr):
             return parent, warps.value.data
+        child, parent = parent, parent.parent_op()
+    return None
+
+
+def agent_key(op: Operation) -> tuple[Operation, int] | None:
+    """Which agent runs `op`: its `agent_switch` (or lowered `scf.if`) and region index.
+
+    Two regions of one `agent_switch` are two agents, so this, not `agent_of`'s parent
+    op, tells agents apart."""
+    child: Operation = op
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, AgentSwitchOp):
+            region = child.parent_region()
+            assert region is not None
+            return parent, list(parent.agents).index(region)
+        if isinstance(parent.attributes.get(AGENT_WARPS), IntegerAttr):
+            index = parent.attributes.get(AGENT_INDEX)
+            return parent, index.value.data if isinstance(index, IntegerAttr) else 0
         child, parent = parent, parent.parent_op()
     return None
 
@@ -80,18 +103,48 @@ def thread_id(rewriter: PatternRewriter) -> SSAValue:
     return rewriter.insert(ThreadIdXOp(i32)).res
 
 
-def agent_leader(rewriter: PatternRewriter, op: Operation) -> SSAValue:
-    """An i1, true on thread 0 of the agent (or CTA) running `op`."""
-    threads = WARP_SIZE * executing_warps(op)
+def warpgroup_in_agent(rewriter: PatternRewriter, groups: int) -> SSAValue:
+    """`(tid.x / 128) % groups`: the thread's warpgroup among the `groups` of its agent
+    (which starts on a multiple of its size)."""
     tid = thread_id(rewriter)
-    if threads & (threads - 1):
-        count = constant(rewriter, threads)
-        lane = rewriter.insert(arith.RemUIOp(tid, count)).result
+    warpgroup = rewriter.insert(arith.ShRUIOp(tid, constant(rewriter, 7))).result
+    if groups & (groups - 1):
+        count = constant(rewriter, groups)
+        return rewriter.insert(arith.RemUIOp(warpgroup, count)).result
+    mask = constant(rewriter, groups - 1)
+    return rewriter.insert(arith.AndIOp(warpgroup, mask)).result
+
+
+def outside_loops(op: Operation) -> Operation:
+    """The outermost loop (`scf.for`, `scf.while`) around `op` within its agent, or `op`:
+    where values that depend only on the thread index can be computed once."""
+    anchor = op
+    parent = op.parent_op()
+    while parent is not None and AGENT_WARPS not in parent.attributes:
+        if isinstance(parent, AgentSwitchOp) or "sym_name" in parent.properties:
+            break
+        if isinstance(parent, scf.ForOp | scf.WhileOp):
+            anchor = parent
+        parent = parent.parent_op()
+    return anchor
+
+
+def agent_leader(rewriter: PatternRewriter, op: Operation) -> SSAValue:
+    """An i1, true on the leader of the agent (or CTA) running `op`: the lane that
+    `elect.sync` elects in its first warp."""
+    warps = executing_warps(op)
+    elected = rewriter.insert(ElectSyncOp()).pred
+    if warps == 1:
+        return elected
+    tid = thread_id(rewriter)
+    warp = rewriter.insert(arith.ShRUIOp(tid, constant(rewriter, 5))).result
+    if warps & (warps - 1):
+        index = rewriter.insert(arith.RemUIOp(warp, constant(rewriter, warps))).result
     else:
-        mask = constant(rewriter, threads - 1)
-        lane = rewriter.insert(arith.AndIOp(tid, mask)).result
-    zero = constant(rewriter, 0)
-    return rewriter.insert(arith.CmpiOp(lane, zero, "eq")).result
+        mask = constant(rewriter, warps - 1)
+        index = rewriter.insert(arith.AndIOp(warp, mask)).result
+    first = rewriter.insert(arith.CmpiOp(index, constant(rewriter, 0), "eq")).result
+    return rewriter.insert(arith.AndIOp(first, elected)).result
 
 
 def shared_address(

@@ -74,6 +74,9 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NEXT: %[[R0:.+]] = llvm.insertvalue %[[M0K3]], %[[RES]][0]
 // CHECK-NEXT: %{{.+}} = llvm.insertvalue %[[M1K3]], %[[R0]][1]
+// The group left in flight is drained before the store reads the accumulator.
+// CHECK:      nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.read.ptx.sreg.tid.x
 // CHECK-NOT:  nvvm.wgmma
 
 // PTX:      wgmma.fence.sync.aligned;

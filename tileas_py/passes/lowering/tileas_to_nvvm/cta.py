@@ -1,0 +1,312 @@
+"""Tiles split across the CTAs of a cluster in `convert-tileas-to-nvvm`.
+
+A tile's CTA layout (`cta = #nv_tileas.cta_layout<ctas_per_cluster = C, split = S,
+order = O>`) says which part of it each CTA of the cluster holds: the CTA of cluster rank
+r has the coordinates `c = r` delinearized over C along O (O[0] fastest), and holds the
+*piece* `p[d] = c[d] mod S[d]` of each dimension d, `shape[d] / S[d]` elements long;
+CTAs with the same piece hold replicas. A layout whose splits are all 1 (and a tile
+without one) is replicated: every CTA holds the whole tile, which is what the patterns do.
+
+Before the patterns run, `split_into_pieces` makes each CTA work on its piece:
+
+- every value whose type is a split tile (or a pipeline of split slots) takes the type of
+  its piece: `tensor<128x64xf32, #blocked<..., cta = <[2, 1], [2, 1], [1, 0]>>>` becomes
+  `tensor<64x64xf32, #blocked<...>>` (registers, shared buffers, MMA fragments, TMA
+  boxes and the bytes a pipeline's barriers expect are then the piece's);
+- a `tiled_load` / `tiled_store` of a split tile moves its indices to its piece, the
+  cluster-rank term: `index[d] + p[d] * shape[d] / S[d]`, with `p` computed from
+  `%cluster_ctarank` (`nvvm.read.ptx.sreg.cluster.ctarank`).
+
+What cannot be lowered this way is reported at the op: a conversion or copy between
+tiles split differently (the data would move between CTAs, through distributed shared
+memory, which is not lowered), a dot whose operands' pieces are not one dot per CTA (K
+split, or A / B pieces that are not the accumulator's rows / columns), an `extract` from
+a split tile, a non-splat constant, a dimension the split does not divide, and a layout
+over a different number of CTAs than the kernel's cluster.
+
+Before (2 CTAs):
+
+    %t = arith.constant dense<1.0> : tensor<256xf32, #blocked_split2>
+    nv_tileas.tiled_store %t, %view[%i] : tensor<256xf32, #blocked_split2> -> !view
+
+After:
+
+    %t = arith.constant dense<1.0> : tensor<128xf32, #blocked>
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %c128 = arith.constant 128 : i32
+    %offset = arith.muli %rank, %c128 : i32        (p[0] = rank mod 2 = rank here)
+    %o = arith.index_cast %offset : i32 to index
+    %i1 = arith.addi %i, %o : index
+    nv_tileas.tiled_store %t, %view[%i1] : tensor<128xf32, #blocked> -> !view
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any, cast
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    FunctionType,
+    IndexType,
+    TensorType,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tileas_py.diagnostics import emit_error
+from tileas_py.dialects.nv_tileaa import ExtractOp, kernel_spec_of
+from tileas_py.dialects.nv_tileas.attrs import (
+    CTALayoutAttr,
+    PipelineType,
+    as_tile,
+    cta_of,
+    encoding_of,
+    ints,
+)
+from tileas_py.dialects.nv_tileas.ops import (
+    ConvertLayoutOp,
+    CopyOp,
+    DotOp,
+    TiledLoadOp,
+    TiledStoreOp,
+)
+from tileas_py.dialects.nvvm import sreg
+
+Pieces = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]
+"""A split: the number of pieces per dimension, and the piece of each cluster rank."""
+
+
+def split_layout(t: Attribute) -> CTALayoutAttr | None:
+    """The CTA layout of a tile split across CTAs (None: replicated or not a tile)."""
+    cta = cta_of(t)
+    if cta is None or all(s == 1 for s in ints(cta.split)):
+        return None
+    return cta
+
+
+def cta_coordinates(cta: CTALayoutAttr, rank: int) -> list[int]:
+    """The coordinates of the CTA of cluster rank `rank` (`order[0]` fastest)."""
+    ctas = ints(cta.ctas_per_cluster)
+    coordinates = [0] * len(ctas)
+    for d in ints(cta.order):
+        rank, coordinates[d] = divmod(rank, ctas[d])
+    return coordinates
+
+
+def pieces(t: Attribute) -> Pieces | None:
+    """Which piece of the tile each CTA holds; None when every CTA holds all of it."""
+    cta = split_layout(t)
+    if cta is None:
+        return None
+    split = ints(cta.split)
+    return split, tuple(
+        tuple(c % s for c, s in zip(cta_coordinates(cta, r), split, strict=True))
+        for r in range(cta.num_ctas)
+    )
+
+
+def piece_shape(op: Operation | Block, t: Attribute) -> tuple[int, ...]:
+    cta = split_layout(t)
+    assert cta is not None
+    shape, split = as_tile(t).get_shape(), ints(cta.split)
+    if any(size % s for size, s in zip(shape, split, strict=True)):
+        _fail(op, f"a tile of shape {list(shape)} cannot be split {list(split)} ways")
+    return tuple(size // s for size, s in zip(shape, split, strict=True))
+
+
+def piece_type(where: Operation | Block, t: Attribute) -> Attribute | None:
+    """The type of the piece a CTA holds of a value of type `t` (None: unchanged)."""
+    if isinstance(t, PipelineType):
+        pieces = [piece_type(where, slot) for slot in t.slot_types.data]
+        if all(piece is None for piece in pieces):
+            return None
+        slots = [
+            cast(TensorType, piece if piece is not None else slot)
+            for piece, slot in zip(pieces, t.slot_types.data, strict=True)
+        ]
+        return PipelineType(t.depth.data, slots)
+    if split_layout(t) is None:
+        return None
+    tile = as_tile(t)
+    encoding = encoding_of(tile)
+    assert encoding is not None
+    return TensorType(
+        tile.get_element_type(), piece_shape(where, t), encoding.with_cta(None)
+    )
+
+
+def _fail(where: Operation | Block, message: str) -> None:
+    op = where if isinstance(where, Operation) else where.parent_op()
+    emit_error(op, message)
+
+
+def values_of(function: Operation) -> Iterator[tuple[Operation | Block, SSAValue]]:
+    for block in function.walk_blocks():
+        for arg in block.args:
+            yield block, arg
+        for op in block.ops:
+            for result in op.results:
+                yield op, result
+
+
+def check_cluster(function: Operation) -> None:
+    spec = kernel_spec_of(function)
+    if spec is None:
+        return
+    for where, value in values_of(function):
+        cta = split_layout(value.type)
+        if cta is not None and cta.num_ctas != spec.num_ctas.data:
+            _fail(
+                where,
+                f"CTA layout spans {cta.num_ctas} CTAs but the kernel's cluster has "
+                f"{spec.num_ctas.data}",
+            )
+
+
+def check_same_pieces(op: Operation, a: Attribute, b: Attribute) -> None:
+    if pieces(a) != pieces(b):
+        emit_error(
+            op,
+            f"'{op.name}' between tiles split differently across the CTAs of the "
+            "cluster moves data between CTAs (through distributed shared memory), "
+            "which convert-tileas-to-nvvm does not lower",
+        )
+
+
+def check_dot(op: DotOp) -> None:
+    """One dot per CTA: K not split, A's pieces the accumulator's rows, B's its
+    columns."""
+    a, b, c = (pieces(v.type) for v in (op.a, op.b, op.c))
+    if a is None and b is None and c is None:
+        return
+    ranks = max(len(p[1]) for p in (a, b, c) if p is not None)
+
+    def along(p: Pieces | None, d: int) -> tuple[tuple[int, int], ...]:
+        if p is None:
+            return ((1, 0),) * ranks
+        if len(p[1]) != ranks:
+            return ()
+        return tuple((p[0][d], piece[d]) for piece in p[1])
+
+    rows, cols, k = along(c, 0), along(c, 1), ((1, 0),) * ranks
+    if (
+        along(a, 1) != k
+        or along(b, 0) != k
+        or along(a, 0) != rows
+        or along(b, 1) != cols
+    ):
+        emit_error(
+            op,
+            "a dot whose operands are split across the CTAs of the cluster must split "
+            "A by the accumulator's rows and B by its columns, and not K",
+        )
+
+
+def check(function: Operation) -> None:
+    check_cluster(function)
+    for op in function.walk():
+        if isinstance(op, ConvertLayoutOp):
+            check_same_pieces(op, op.source.type, op.result.type)
+        elif isinstance(op, CopyOp):
+            check_same_pieces(op, op.source.type, op.dest.type)
+        elif isinstance(op, DotOp):
+            check_dot(op)
+        elif isinstance(op, ExtractOp) and split_layout(op.tensor.type) is not None:
+            emit_error(
+                op,
+                "an element of a tile split across the CTAs of the cluster is held by "
+                "one CTA only; extract from it is not supported",
+            )
+        elif (
+            isinstance(op, arith.ConstantOp)
+            and split_layout(op.result.type) is not None
+            and splat_value(op) is None
+        ):
+            emit_error(op, "a constant split across the CTAs must be a splat")
+
+
+def splat_value(op: arith.ConstantOp) -> int | float | None:
+    dense = op.value
+    if not isinstance(dense, DenseIntOrFPElementsAttr):
+        return None
+    values = cast(tuple[int | float, ...], dense.get_values())
+    return values[0] if values and all(v == values[0] for v in values) else None
+
+
+def move_to_piece(op: TiledLoadOp | TiledStoreOp) -> None:
+    """Offset the indices of a tiled access of a split tile to the CTA's piece."""
+    t = op.result.type if isinstance(op, TiledLoadOp) else op.value.type
+    cta = split_layout(t)
+    if cta is None:
+        return
+    shape = piece_shape(op, t)
+    ctas, split = ints(cta.ctas_per_cluster), ints(cta.split)
+    new: list[Operation] = []
+
+    def emit(created: Operation) -> SSAValue:
+        new.append(created)
+        return created.results[0]
+
+    def const(value: int) -> SSAValue:
+        return emit(arith.ConstantOp.from_int_and_width(value, i32))
+
+    rank = emit(sreg.ClusterIdOp(i32))
+    stride = 1
+    indices = list(op.indices)
+    for d in ints(cta.order):
+        if split[d] > 1:
+            coordinate = (
+                emit(arith.DivUIOp(rank, const(stride))) if stride > 1 else rank
+            )
+            if stride * ctas[d] < cta.num_ctas or split[d] < ctas[d]:
+                coordinate = emit(arith.RemUIOp(coordinate, const(split[d])))
+            offset = emit(arith.MuliOp(coordinate, const(shape[d])))
+            offset = emit(arith.IndexCastOp(offset, IndexType()))
+            indices[d] = emit(arith.AddiOp(indices[d], offset))
+        stride *= ctas[d]
+    Rewriter.insert_op(new, InsertPoint.before(op))
+    first = len(op.operands) - len(indices)
+    for i, index in enumerate(indices):
+        op.operands[first + i] = index
+    if op.box is not None:
+        # The TMA box of the piece: still dividing it.
+        box = [math.gcd(b, p) for b, p in zip(op.box.get_values(), shape, strict=True)]
+        op.box = DenseArrayBase.from_list(i64, box)
+
+
+def retype(function: Operation) -> None:
+    for where, value in list(values_of(function)):
+        new_type = piece_type(where, value.type)
+        if new_type is None:
+            continue
+        new_value = Rewriter.replace_value_with_new_type(value, new_type)
+        owner = new_value.owner
+        if isinstance(owner, arith.ConstantOp):
+            splat = splat_value(owner)
+            assert splat is not None
+            owner.value = DenseIntOrFPElementsAttr.from_list(
+                cast(TensorType[Any], new_type), [splat]
+            )
+    function_type = function.properties.get("function_type")
+    entry = function.regions[0].blocks.first if function.regions else None
+    if isinstance(function_type, FunctionType) and entry is not None:
+        outputs = [piece_type(function, t) or t for t in function_type.outputs.data]
+        function.properties["function_type"] = FunctionType.from_lists(
+            entry.arg_types, outputs
+        )
+
+
+def split_into_pieces(function: Operation) -> None:
+    """Make each CTA of `function` work on its piece of every split tile (see the
+    module docstring)."""
+    check(function)
+    for op in list(function.walk()):
+        if isinstance(op, TiledLoadOp | TiledStoreOp):
+            move_to_piece(op)
+    retype(function)
