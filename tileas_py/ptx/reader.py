@@ -210,6 +210,7 @@ class PtxReader:
         self.func: _FunctionBuilder | None = None
         self.params: set[str] = set()
         self.targets: tuple[str, ...] = ()
+        self.version: tuple[int, int] | None = None
         self.functions: dict[str, _Signature] = {}
 
     # -- positions ------------------------------------------------------------------------
@@ -286,6 +287,8 @@ class PtxReader:
                 has_version = True
                 if (message := unsupported_version(op.version.data)) is not None:
                     lexer.error(message, token)
+                major, _, minor = op.version.data.partition(".")
+                self.version = (int(major), int(minor))
             elif has_version:
                 assert isinstance(op, TargetOp)
                 self.targets = tuple(t.data for t in op.targets)
@@ -816,7 +819,7 @@ class PtxReader:
     def check(self, op: InstructionOp, root: str) -> str | None:
         """ptxas's message about an instruction the grammar accepts, or None."""
         if root == "wgmma":
-            return check_wgmma(op, self.targets)
+            return check_wgmma(op, self.targets, self.version)
         if isinstance(op, CallOp) and isinstance(callee := op.callee, SymbolRefAttr):
             signature = self.functions.get(callee.root_reference.data)
             if signature is not None and (

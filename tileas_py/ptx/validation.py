@@ -6,7 +6,8 @@ phase runs, so that a module the reader accepts is one ptxas would accept:
 - the header: a file starts with `.version` (one ptxas knows) and then `.target`;
 - `wgmma.*` (PTX ISA "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"): only on
   `sm_90a`; the shape, the type triple, the operand list of each form (descriptor or
-  register A, dense or sparse), the vector lengths, and the values of the immediates.
+  register A, dense or sparse), s8 with u8 only from PTX ISA 8.4, the vector lengths, and
+  the values of the immediates.
 
 Each check returns ptxas's message (the text after `ptxas file.ptx, line N; error   : `)
 or None. The rules and texts were found by assembling probes with ptxas 13.5
@@ -53,6 +54,9 @@ SUPPORTED_VERSIONS = frozenset(
 )
 """The PTX ISA versions ptxas 13.5 reads, as `10 * major + minor`: 1.0-1.5, 2.0-2.3,
 3.0-3.2, 4.0-4.3, 5.0-5.1, 6.0-6.5, 7.0-7.8, 8.0-8.8 and 9.0-9.5."""
+
+MIXED_INTEGERS_VERSION = (8, 4)
+"""The PTX ISA version from which `wgmma.mma_async` takes s8 with u8."""
 
 WGMMA_TARGET = "sm_90a"
 """The only target with `wgmma` (sm_90 and sm_100a refuse it)."""
@@ -213,13 +217,22 @@ class _Wgmma:
         return _FAMILY_OF[self.types[1]]
 
     @property
+    def mixed_integers(self) -> bool:
+        """s8 with u8 (ptxas names the instruction after "mixed integer types")."""
+        return self.family is Family.INTEGER and self.types[1] != self.types[2]
+
+    @property
     def name(self) -> str:
         prefix = "Sparse " if self.sparse else ""
-        return f"{prefix}wgmma.mma_async with {self.family.value}"
+        family = "mixed integer types" if self.mixed_integers else self.family.value
+        return f"{prefix}wgmma.mma_async with {family}"
 
 
-def check_wgmma(op: InstructionOp, targets: Sequence[str]) -> str | None:
-    """ptxas's first message about a `wgmma.*` instruction, or None."""
+def check_wgmma(
+    op: InstructionOp, targets: Sequence[str], version: tuple[int, int] | None = None
+) -> str | None:
+    """ptxas's first message about a `wgmma.*` instruction in a module of PTX ISA
+    `version` (None: unknown, no version check), or None."""
     parts = op.opcode.data.split(".")
     if parts[:2] != ["wgmma", "mma_async"]:
         if not _wgmma_supported(targets):
@@ -229,7 +242,7 @@ def check_wgmma(op: InstructionOp, targets: Sequence[str]) -> str | None:
         ):
             return "Arguments mismatch for instruction 'wgmma.wait_group'"
         return None
-    return _check_mma_async(op, parts, targets)
+    return _check_mma_async(op, parts, targets, version)
 
 
 def _wgmma_supported(targets: Sequence[str]) -> bool:
@@ -241,7 +254,10 @@ def _unsupported(name: str, targets: Sequence[str]) -> str:
 
 
 def _check_mma_async(
-    op: InstructionOp, parts: list[str], targets: Sequence[str]
+    op: InstructionOp,
+    parts: list[str],
+    targets: Sequence[str],
+    version: tuple[int, int] | None,
 ) -> str | None:
     generic = "wgmma.mma_async"
     shapes = [p for p in parts if _SHAPE.fullmatch(p) is not None]
@@ -263,10 +279,24 @@ def _check_mma_async(
     operands = _operands(op)
     return (
         _check_arguments(wgmma, operands)
+        or _check_feature_version(wgmma, version)
         or (None if _wgmma_supported(targets) else _unsupported(wgmma.name, targets))
         or _check_shape(wgmma)
         or _check_vector_sizes(wgmma, operands)
         or _check_immediates(wgmma, operands)
+    )
+
+
+def _check_feature_version(
+    wgmma: _Wgmma, version: tuple[int, int] | None
+) -> str | None:
+    if not wgmma.mixed_integers or version is None or version >= MIXED_INTEGERS_VERSION:
+        return None
+    feature = "Sparse WGMMA" if wgmma.sparse else "WGMMA"
+    major, minor = MIXED_INTEGERS_VERSION
+    return (
+        f"Feature '{feature} with mixed integer types' requires PTX ISA "
+        f".version {major}.{minor} or later"
     )
 
 
