@@ -6,10 +6,11 @@ passes and MLIR's `gpu-lower-to-nvvm-pipeline`).
 
 `ptxas-pipeline` runs ptxas's ori phases in ptxas's order (seed 003's phase numbers; 85
 and 87 are seed 000's GMMA phases, which run alone as `ptxas-gmma`), after ptxas's
-front-end validation:
+front-end validation (`ori-if-convert` is ptxas's if-conversion, a general optimization
+whose result the sync phases see):
 
     ori-validate-memory-order, 25 ori-stage-and-fence, 26 ori-remove-redundant-barriers,
-    42 ori-expand-mbarrier, 71 ori-optimize-sync, 72 ori-late-expand-sync,
+    ori-if-convert, 42 ori-expand-mbarrier, 71 ori-optimize-sync, 72 ori-late-expand-sync,
     85 ori-propagate-gmma, 87 ori-fixup-gmma-sequence, 99 ori-do-synchronization,
     100 ori-apply-post-sync-wars, 114 ori-fixup-tex-depbar
 
@@ -196,6 +197,7 @@ class PtxasPipelinePass(ModulePass):
         from tileas_py.passes.ori.do_synchronization import DoSynchronizationPass
         from tileas_py.passes.ori.expand_mbarrier import ExpandMbarrierPass
         from tileas_py.passes.ori.fixup_tex_depbar import FixupTexDepbarPass
+        from tileas_py.passes.ori.if_convert import IfConvertPass
         from tileas_py.passes.ori.late_expand_sync import LateExpandSyncPass
         from tileas_py.passes.ori.optimize_sync import OptimizeSyncPass
         from tileas_py.passes.ori.remove_redundant_barriers import (
@@ -215,6 +217,7 @@ class PtxasPipelinePass(ModulePass):
                 sync_mode=self.sync_mode,
                 assume_extern_functions_do_not_sync=self.assume_extern_functions_do_not_sync,
             ),
+            IfConvertPass(opt_level=level),
             ExpandMbarrierPass(opt_level=level),
             OptimizeSyncPass(opt_level=level, sync_mode=self.sync_mode),
             LateExpandSyncPass(

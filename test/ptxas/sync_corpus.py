@@ -383,3 +383,53 @@ def read_case(ptx: Path) -> SyncCase:
 
 def corpus_cases(corpus: Path = CORPUS_DIR) -> list[SyncCase]:
     return [read_case(ptx) for ptx in sorted(corpus.glob("*.ptx"))]
+
+
+@dataclass(frozen=True)
+class ElfAttributes:
+    """The sync EIATTRs of one function as `cuobjdump -elf` prints them."""
+
+    mbarrier_kinds: tuple[str, ...]
+    """EIATTR_MBARRIER_INSTR_OFFSETS: each entry's `Instruction Kind`, in order."""
+    num_mbarriers: int | None
+    sw_war: int | None
+
+
+ELF_INFO_SECTION = re.compile(r"^\.nv\.info\.(?P<name>\S+)$")
+ELF_ATTRIBUTE = re.compile(r"^\tAttribute:\tEIATTR_(?P<name>\w+)$")
+ELF_VALUE = re.compile(r"^\tValue:\t\s*(?P<value>0x[0-9a-f]+)")
+ELF_KIND = re.compile(r"^\t0x[0-9a-f]+\t:\tInstruction Kind : (?P<kind>.+?)\t")
+
+
+def elf_attributes(cubin: Path) -> dict[str, ElfAttributes]:
+    """The sync EIATTRs of every function of a cubin, from `cuobjdump -elf`."""
+    tool = find_tool("cuobjdump")
+    if tool is None:
+        raise FileNotFoundError(
+            "cuobjdump not found: pip install nvidia-cuda-cuobjdump==13.5.37"
+        )
+    listing = subprocess.run(
+        [str(tool), "-elf", str(cubin)], capture_output=True, text=True, check=True
+    ).stdout
+    found: dict[str, tuple[list[str], dict[str, int]]] = {}
+    current: tuple[list[str], dict[str, int]] | None = None
+    attribute = ""
+    for text in listing.splitlines():
+        if (section := ELF_INFO_SECTION.match(text)) is not None:
+            current = found.setdefault(section.group("name"), ([], {}))
+        elif text.startswith("."):
+            current = None
+        elif current is None:
+            continue
+        elif (name := ELF_ATTRIBUTE.match(text)) is not None:
+            attribute = name.group("name")
+        elif (kind := ELF_KIND.match(text)) is not None:
+            current[0].append(kind.group("kind"))
+        elif (value := ELF_VALUE.match(text)) is not None:
+            current[1][attribute] = int(value.group("value"), 16)
+    return {
+        name: ElfAttributes(
+            tuple(kinds), values.get("NUM_MBARRIERS"), values.get("SW_WAR")
+        )
+        for name, (kinds, values) in found.items()
+    }

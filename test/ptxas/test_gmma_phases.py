@@ -16,9 +16,9 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from gmma_corpus import CORPUS_DIR, CorpusCase, corpus_cases, model_messages
+from gmma_corpus import CorpusCase, corpus_cases, model_messages
 from xdsl.context import Context
-from xdsl.utils.exceptions import ParseError, PassFailedException
+from xdsl.utils.exceptions import PassFailedException
 
 from tileas_py.diagnostics import collect_diagnostics
 from tileas_py.hw.gmma_diagnostics import parse_ptxas_output
@@ -29,15 +29,8 @@ from tileas_py.ptx.writer import write_ptx
 
 CASES = corpus_cases()
 
-# Kernels the project cannot read, with why; each must still fail the documented way.
-NOT_MODELLED = {
-    "brx_idx_between_wgmmas": (
-        "the PTX reader does not support indirect branches (brx.idx / .branchtargets)",
-        "unsupported directive '.branchtargets'",
-    ),
-}
-
-MODELLED = [c for c in CASES if c.name not in NOT_MODELLED]
+MODELLED = CASES
+"""Every corpus kernel: the reader reads them all (`brx.idx` included)."""
 
 REAL_KERNELS = sorted((Path(__file__).parent.parent / "ptx" / "corpus").glob("*.ptx"))
 
@@ -48,25 +41,10 @@ def recorded(case: CorpusCase) -> list[tuple[int, int | None]]:
     ]
 
 
-def test_allow_list_is_small_and_printed() -> None:
-    print("\ncorpus kernels outside the must-match set:")
-    for name, (why, _) in NOT_MODELLED.items():
-        print(f"  {name}: {why}")
-    assert len(MODELLED) == len(CASES) - len(NOT_MODELLED)
-    assert len(NOT_MODELLED) <= 1
-
-
 @pytest.mark.parametrize("case", MODELLED, ids=[c.name for c in MODELLED])
 def test_pipeline_prints_what_ptxas_printed(case: CorpusCase) -> None:
     got, _ = model_messages(case.ptx.read_text(), str(case.ptx), case.args)
     assert got == recorded(case)
-
-
-@pytest.mark.parametrize("name", sorted(NOT_MODELLED))
-def test_not_modelled_kernels_fail_as_documented(name: str) -> None:
-    ptx = CORPUS_DIR / f"{name}.ptx"
-    with pytest.raises(ParseError, match=NOT_MODELLED[name][1]):
-        read_ptx(ptx.read_text(), str(ptx))
 
 
 def test_messages_are_ptxas_lines_verbatim() -> None:

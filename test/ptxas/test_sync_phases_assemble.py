@@ -7,6 +7,11 @@ the phases of `ptxas-pipeline` run one after the other with their most aggressiv
 as PTX and assembled after each phase. The whole pipeline also runs with its defaults on
 the real kernels, whose predicted sync SASS must be the real one's in what the sync phases
 decide (the count of each mbarrier, TMA, barrier and fence opcode).
+
+The PTX the default pipeline prints (`-p ptxas-pipeline -t ptx`) is what ptxas makes of the
+input: assembled again, it gives no more non-NOP SASS than the original (a rotated spin
+loop is printed as the loop, an if-converted branch as the branch, so ptxas does not
+rotate or predicate twice); for the sync corpus, exactly the same SASS.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from tileas_py.diagnostics import collect_diagnostics
 from tileas_py.pipelines import PtxasPipelinePass
 from tileas_py.ptx.reader import read_ptx
 from tileas_py.ptx.sass_listing import sync_sass
+from tileas_py.ptx.toolchain import disassemble as cuobjdump_sass
 from tileas_py.ptx.toolchain import run_ptxas
 from tileas_py.ptx.writer import write_ptx
 
@@ -139,3 +145,31 @@ def test_pipeline_on_real_gemm_kernels(name: str) -> None:
         "UTMALDG.2D",
     ):
         assert predicted[opcode] == real[opcode], opcode
+
+
+def sass_without_nops(ptx: Path, arch: str) -> list[str]:
+    """The SASS ptxas makes of a PTX file (`-c` for extern calls), NOPs left out."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cubin = Path(tmp) / "k.cubin"
+        extra = ("-c",) if ".extern .func" in ptx.read_text() else ()
+        result = run_ptxas(ptx, arch=arch, output=cubin, extra_args=extra)
+        assert result.ok, result.stderr
+        return [line for line in cuobjdump_sass(cubin) if line != "NOP"]
+
+
+@pytest.mark.parametrize("ptx", KERNELS, ids=[p.stem for p in KERNELS])
+def test_pipeline_ptx_assembles_to_no_more_sass(ptx: Path, tmp_path: Path) -> None:
+    text = ptx.read_text()
+    arch = target_of(text)
+    module = read_ptx(text, ptx.name)
+    with collect_diagnostics():
+        PtxasPipelinePass(compile_only=".extern .func" in text).apply(Context(), module)
+    printed = io.StringIO()
+    write_ptx(module, printed)
+    again = tmp_path / ptx.name
+    again.write_text(printed.getvalue())
+    original = sass_without_nops(ptx, arch)
+    after = sass_without_nops(again, arch)
+    assert len(after) <= len(original)
+    if ptx.parent == SYNC_CORPUS:
+        assert after == original

@@ -292,6 +292,138 @@ def test_trap_stops_the_run_where_it_is() -> None:
     assert raised.value.line == line_of(source, "trap")
 
 
+# -- indirect branches and .reg parameters ----------------------------------------------------
+
+
+def test_brx_idx_goes_to_the_label_each_index_picks() -> None:
+    # A four-way switch on lane % 4 through a .branchtargets list, whose last label is a
+    # loop head reached again by a guarded brx.idx; then a full-warp shuffle, which needs
+    # every lane back together.
+    source = kernel(
+        PRELUDE
+        + """\
+  rem.u32 %r1, %r31, 4;
+  mov.u32 %r2, 0;
+  targets: .branchtargets A, B, C, AGAIN;
+  brx.idx %r1, targets;
+A:
+  add.u32 %r2, %r31, 1000;
+  bra.uni JOIN;
+B:
+  mul.lo.u32 %r2, %r31, 3;
+  bra.uni JOIN;
+C:
+  neg.s32 %r2, %r31;
+  bra.uni JOIN;
+AGAIN:
+  add.u32 %r2, %r2, 10;
+  setp.lt.u32 %p1, %r2, 30;
+  @%p1 brx.idx %r1, targets;
+JOIN:
+  shfl.sync.idx.b32 %r3, %r2, 0, 31, 0xffffffff;
+  add.u32 %r3, %r3, %r2;
+  st.global.u32 [%rd3], %r3;
+""",
+    )
+    out = np.zeros(64, dtype=np.uint32)
+    run(source, [out], block=64)
+
+    def value(lane: int) -> int:
+        return [lane + 1000, 3 * lane, -lane & 0xFFFFFFFF, 30][lane % 4]
+
+    assert list(out) == [(value(t % 32) + value(0)) & 0xFFFFFFFF for t in range(64)]
+
+
+def test_brx_idx_past_its_list_stops_the_run() -> None:
+    source = kernel(
+        PRELUDE
+        + """\
+  targets: .branchtargets A, B;
+  brx.idx %r0, targets;
+A:
+  st.global.u32 [%rd3], 1;
+  bra.uni DONE;
+B:
+  st.global.u32 [%rd3], 2;
+DONE:
+""",
+    )
+    with pytest.raises(SimulationError) as raised:
+        run(source, [np.zeros(4, dtype=np.uint32)], block=4)
+    assert raised.value.message == (
+        "brx.idx index 2 is past the 2 labels of its .branchtargets list "
+        "(threads 2-3 of CTA (0, 0, 0))"
+    )
+    assert raised.value.line == line_of(source, "brx.idx")
+
+
+REGISTER_FUNCTIONS = """\
+.func (.reg .b32 sum) mix(.reg .b32 a, .reg .b32 b, .param .b32 c)
+{
+  .reg .b32 %g<3>;
+  ld.param.b32 %g1, [c];
+  mul.lo.u32 %g2, a, b;
+  add.u32 sum, %g2, %g1;
+  ret;
+}
+
+.func (.reg .b64 wide) widen(.reg .b32 a)
+{
+  mul.wide.u32 wide, a, 5;
+  shl.b64 wide, wide, 8;
+  ret;
+}
+
+.func (.reg .b32 odd) twice_if_odd(.reg .b32 x, .reg .b64 where)
+{
+  .reg .b32 %h<3>;
+  .reg .pred %q;
+  and.b32 odd, x, 1;
+  setp.eq.u32 %q, odd, 1;
+  @!%q bra DONE;
+  {
+    .param .b32 c;
+    st.param.b32 [c], 0;
+    call (%h2), mix, (x, 2, c);
+  }
+  st.global.u32 [where], %h2;
+DONE:
+  ret;
+}
+"""
+
+
+def test_calls_with_reg_parameters_and_results() -> None:
+    # `.reg` parameters take registers and immediates and results come back in registers
+    # (a .b64 too), beside a `.param` argument; a callee passes its own
+    # parameter on to another.
+    source = kernel(
+        PRELUDE
+        + """\
+  {
+    .param .b32 c;
+    st.param.b32 [c], 7;
+    call (%r1), mix, (%r0, 5, c);
+  }
+  call (%rd4), widen, (%r0);
+  add.s64 %rd6, %rd3, 256;
+  call (%r3), twice_if_odd, (%r0, %rd6);
+  st.global.u32 [%rd3], %r1;
+  st.global.u32 [%rd3+512], %r3;
+  mul.wide.u32 %rd5, %r0, 8;
+  add.s64 %rd5, %rd1, %rd5;
+  st.global.u64 [%rd5+768], %rd4;
+""",
+        functions=REGISTER_FUNCTIONS,
+    )
+    out = np.zeros(5 * 64, dtype=np.uint32)
+    run(source, [out], block=64)
+    assert list(out[:64]) == [5 * t + 7 for t in range(64)]
+    assert list(out[64:128]) == [2 * t if t % 2 else 0 for t in range(64)]
+    assert list(out[128:192]) == [t % 2 for t in range(64)]
+    assert list(out[192:].view(np.uint64)) == [(5 * t) << 8 for t in range(64)]
+
+
 # -- special registers ------------------------------------------------------------------------
 
 

@@ -27,6 +27,7 @@ PASSES = {
     "ori-stage-and-fence": "tileas_py.passes.ori.stage_and_fence:StageAndFencePass",
     "ori-remove-redundant-barriers": "tileas_py.passes.ori.remove_redundant_barriers:RemoveRedundantBarriersPass",
     "ori-expand-mbarrier": "tileas_py.passes.ori.expand_mbarrier:ExpandMbarrierPass",
+    "ori-if-convert": "tileas_py.passes.ori.if_convert:IfConvertPass",
     "ori-optimize-sync": "tileas_py.passes.ori.optimize_sync:OptimizeSyncPass",
     "ori-late-expand-sync": "tileas_py.passes.ori.late_expand_sync:LateExpandSyncPass",
     "ori-do-synchronization": "tileas_py.passes.ori.do_synchronization:DoSynchronizationPass",

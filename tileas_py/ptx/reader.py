@@ -13,6 +13,7 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -54,6 +55,7 @@ from tileas_py.dialects.ori.declarations import (
     Declarator,
     DirectiveAttr,
     ParamAttr,
+    ParamSpace,
 )
 from tileas_py.dialects.ori.function import (
     FallthroughOp,
@@ -64,6 +66,8 @@ from tileas_py.dialects.ori.function import (
 )
 from tileas_py.dialects.ori.instructions import (
     BraOp,
+    BrxOp,
+    CallOp,
     InstructionOp,
     instruction_class,
 )
@@ -79,12 +83,17 @@ from tileas_py.dialects.ori.module_ops import (
 from tileas_py.ptx.isa import KNOWN_ROOTS, first_operand_role, is_special_register
 from tileas_py.ptx.lexer import Kind, Lexer, Token
 from tileas_py.ptx.performance import paused_gc
+from tileas_py.ptx.validation import (
+    check_wgmma,
+    missing_header,
+    unsupported_version,
+)
 
 _TYPES = {f".{t.value}": t for t in PtxType}
 _SPACES = {f".{s.value}": s for s in StateSpace}
 _LINKAGES = {f".{linkage.value}": linkage for linkage in Linkage}
 _DIRECTIVES = {f".{d}" for d in PERFORMANCE_DIRECTIVES}
-_TERMINATOR_ROOTS = frozenset({"bra", "ret", "exit"})
+_TERMINATOR_ROOTS = frozenset({"bra", "brx", "ret", "exit"})
 _OCTAL = frozenset("01234567")
 MAX_REGISTERS = 1 << 16
 """Registers one function may declare: `%r<N>` makes N ops, so N must be bounded (ptxas,
@@ -109,6 +118,16 @@ def integer_value(text: str) -> int:
     return int(digits)
 
 
+@dataclass(frozen=True)
+class _Signature:
+    """What a call of a function must match: how many values it returns and takes."""
+
+    kind: FunctionKind
+    returns: int
+    params: int
+    defined: bool
+
+
 @dataclass
 class _Scope:
     """One `{ }` scope of a function body: what it shadows and the labels it defines."""
@@ -117,7 +136,10 @@ class _Scope:
         default_factory=lambda: []
     )
     labels: dict[str, Block] = field(default_factory=lambda: {})
-    pending: list[tuple[InstructionOp, str, Token]] = field(default_factory=lambda: [])
+    pending: list[tuple[InstructionOp, int, str, Token]] = field(
+        default_factory=lambda: []
+    )
+    """Branches waiting for their labels: the op, which successor, the label."""
 
 
 class _FunctionBuilder:
@@ -130,6 +152,8 @@ class _FunctionBuilder:
         self.suffixes: dict[str, int] = {}
         self.visible: dict[str, SSAValue | str] = {}
         self.scopes: list[_Scope] = [_Scope()]
+        self.target_lists: dict[str, tuple[str, list[Token]]] = {}
+        """`.branchtargets` lists: their name in the function, and their labels."""
         self.blocks: list[Block] = []
         self.current: Block | None = self.new_block()
         self.entry_jump = FallthroughOp(self.current)
@@ -185,6 +209,9 @@ class PtxReader:
         self.symbols: set[str] = set()
         self.func: _FunctionBuilder | None = None
         self.params: set[str] = set()
+        self.targets: tuple[str, ...] = ()
+        self.version: tuple[int, int] | None = None
+        self.functions: dict[str, _Signature] = {}
 
     # -- positions ------------------------------------------------------------------------
 
@@ -236,7 +263,7 @@ class PtxReader:
     # -- module level ---------------------------------------------------------------------
 
     def read_module(self) -> ModuleOp:
-        ops: list[Operation] = []
+        ops = self.read_header()
         lexer = self.lexer
         while lexer.current.kind is not Kind.END:
             token = lexer.current
@@ -244,6 +271,31 @@ class PtxReader:
                 lexer.error(f"unexpected '{token.text}' at module level")
             ops.append(self.read_module_statement(token))
         return ModuleOp(ops)
+
+    def read_header(self) -> list[Operation]:
+        """`.version` then `.target`, which ptxas requires before anything else: a file
+        lacking one is refused at the first token after the header (ptxas's line)."""
+        lexer = self.lexer
+        ops: list[Operation] = []
+        has_version = False
+        for directive in (".version", ".target"):
+            token = lexer.current
+            if token.kind is not Kind.DIRECTIVE or token.text != directive:
+                continue
+            op = self.read_module_statement(token)
+            if isinstance(op, VersionOp):
+                has_version = True
+                if (message := unsupported_version(op.version.data)) is not None:
+                    lexer.error(message, token)
+                major, _, minor = op.version.data.partition(".")
+                self.version = (int(major), int(minor))
+            elif has_version:
+                assert isinstance(op, TargetOp)
+                self.targets = tuple(t.data for t in op.targets)
+                ops.append(op)
+                return ops
+            ops.append(op)
+        lexer.error(missing_header(self.file.data, has_version))
 
     def read_module_statement(self, token: Token) -> Operation:
         lexer = self.lexer
@@ -407,7 +459,9 @@ class PtxReader:
 
     # -- functions ------------------------------------------------------------------------
 
-    def read_params(self) -> list[ParamAttr]:
+    def read_params(self, kind: FunctionKind) -> list[ParamAttr]:
+        """`(.param .u64 p, ...)`; a `.func` may also take and return registers,
+        `(.reg .b32 a)`, which its body names like its own registers."""
         lexer = self.lexer
         params: list[ParamAttr] = []
         if not lexer.take_punct("("):
@@ -417,11 +471,22 @@ class PtxReader:
         while True:
             token = lexer.current
             if token.text == ".reg":
-                lexer.error("register parameters are not supported; use .param")
-            if token.text != ".param":
+                lexer.advance()
+                declarator = self.read_declarator()
+                if kind is FunctionKind.ENTRY:
+                    lexer.error(
+                        f"Entry parameter '{declarator.name}' must have .param "
+                        "state space",
+                        token,
+                    )
+                if declarator.vector is not None or declarator.dims:
+                    lexer.error("a register parameter must be a scalar", token)
+                params.append(ParamAttr(declarator, ParamSpace.REG))
+            elif token.text == ".param":
+                lexer.advance()
+                params.append(ParamAttr(self.read_declarator(allow_pointer=True)))
+            else:
                 lexer.error("expected a .param declaration")
-            lexer.advance()
-            params.append(ParamAttr(self.read_declarator(allow_pointer=True)))
             if not lexer.take_punct(","):
                 break
         lexer.expect_punct(")")
@@ -436,10 +501,13 @@ class PtxReader:
         )
         returns: list[ParamAttr] = []
         if kind is FunctionKind.FUNC and lexer.current.text == "(":
-            returns = self.read_params()
+            returns = self.read_params(kind)
         name = self.expect(Kind.IDENT, "a function name").text
         self.symbols.add(name)
-        params = self.read_params()
+        params = self.read_params(kind)
+        # Where ptxas places its messages about the definition: the end of a kernel's
+        # parameter list, a function's body.
+        signature_end = lexer.tokens[lexer.index - 1]
         directives: list[DirectiveAttr] = []
         while (token := lexer.current).text in _DIRECTIVES:
             lexer.advance()
@@ -452,16 +520,45 @@ class PtxReader:
         func = FuncOp(
             name, kind, params, returns, linkage=linkage, directives=directives
         )
+        defines = lexer.current.text == "{"
+        signature = _Signature(kind, len(returns), len(params), defines)
+        at = signature_end if kind is FunctionKind.ENTRY else lexer.current
+        self.declare_function(signature, name, at)
         if lexer.take_punct(";"):
             return func
         brace = lexer.expect_punct("{")
-        self.params = {p.param_name.data for p in (*params, *returns)}
-        self.read_body(func, brace)
+        self.params = {
+            p.param_name.data for p in (*params, *returns) if not p.is_register
+        }
+        self.read_body(func, brace, [p for p in (*returns, *params) if p.is_register])
         self.params = set()
         return func
 
-    def read_body(self, func: FuncOp, brace: Token) -> None:
+    def declare_function(self, signature: _Signature, name: str, at: Token) -> None:
+        """Record a function's signature for its calls; ptxas refuses a second definition,
+        or an entry and a function of one name."""
+        previous = self.functions.get(name)
+        if previous is not None:
+            if previous.kind is not signature.kind:
+                self.lexer.error(
+                    f"Inconsistent redefinition of '{name}' as entry and function",
+                    at,
+                )
+            if previous.defined and signature.defined:
+                self.lexer.error(f"Duplicate definition of function '{name}'", at)
+        defined = signature.defined or (previous is not None and previous.defined)
+        self.functions[name] = dataclasses.replace(signature, defined=defined)
+
+    def read_body(
+        self, func: FuncOp, brace: Token, register_params: list[ParamAttr]
+    ) -> None:
         builder = self.func = _FunctionBuilder()
+        for param in register_params:
+            name = param.param_name.data
+            reg = build_register(param.ptx_type.data, name)
+            builder.declared.add(name)
+            builder.bind(name, reg.result)
+            builder.declarations.append(reg)
         lexer = self.lexer
         depth = 1
         while depth:
@@ -488,7 +585,10 @@ class PtxReader:
                 continue
             if token.kind is Kind.IDENT:
                 if lexer.peek().text == ":":
-                    self.read_label(token)
+                    if lexer.tokens[lexer.index + 2].text == ".branchtargets":
+                        self.read_target_list(token)
+                    else:
+                        self.read_label(token)
                 else:
                     self.read_instruction()
                 continue
@@ -507,16 +607,16 @@ class PtxReader:
                 del builder.visible[name]
             else:
                 builder.visible[name] = previous
-        unresolved: list[tuple[InstructionOp, str, Token]] = []
-        for op, label, token in scope.pending:
+        unresolved: list[tuple[InstructionOp, int, str, Token]] = []
+        for op, index, label, token in scope.pending:
             target = scope.labels.get(label)
             if target is None:
-                unresolved.append((op, label, token))
+                unresolved.append((op, index, label, token))
             else:
-                op.successors[0] = target
+                op.successors[index] = target
         if outermost:
             if unresolved:
-                _, label, token = unresolved[0]
+                _, _, label, token = unresolved[0]
                 self.lexer.error(f"Unknown symbol '{label}'", token)
             return
         builder.scopes[-1].pending.extend(unresolved)
@@ -544,6 +644,24 @@ class PtxReader:
         label.location = self.location(token.start)
         block.add_op(label)
         scope.labels[token.text] = block
+
+    def read_target_list(self, token: Token) -> None:
+        """`name: .branchtargets L1, L2, ...;`, the labels a `brx.idx` picks from."""
+        builder = self.func
+        assert builder is not None
+        lexer = self.lexer
+        lexer.advance()
+        lexer.expect_punct(":")
+        lexer.advance()
+        labels = [self.expect(Kind.IDENT, "a label")]
+        while lexer.take_punct(","):
+            labels.append(self.expect(Kind.IDENT, "a label"))
+        lexer.expect_punct(";")
+        if token.text in builder.target_lists:
+            lexer.error(f"duplicate label '{token.text}'", token)
+        name = builder.unique(token.text, builder.labels_used)
+        builder.labels_used.add(name)
+        builder.target_lists[token.text] = (name, labels)
 
     def read_body_directive(self, token: Token) -> None:
         builder = self.func
@@ -667,8 +785,6 @@ class PtxReader:
         root = opcode.split(".", 1)[0]
         if root not in KNOWN_ROOTS:
             lexer.error(f"Not a name of any known instruction: '{root}'", mnemonic)
-        if root == "brx":
-            lexer.error("indirect branches (brx.idx) are not supported", mnemonic)
         location = self.location(start.start)
         op_class = instruction_class(opcode)
         if root in _TERMINATOR_ROOTS:
@@ -690,11 +806,28 @@ class PtxReader:
             lexer.expect_punct(";")
         if layout:
             role = first_operand_role(opcode)
+            if op_class is CallOp and isinstance(layout[0], ParenAttr):
+                role = "def"  # the return registers of a `.reg` result
             if role != "use":
                 layout[0] = _with_role(layout[0], Role(role))
         op = build_instruction(op_class, opcode, layout, registers, guard, negated)
         op.location = location
+        if (message := self.check(op, root)) is not None:
+            lexer.error(message, start)
         builder.block_for_code().add_op(op)
+
+    def check(self, op: InstructionOp, root: str) -> str | None:
+        """ptxas's message about an instruction the grammar accepts, or None."""
+        if root == "wgmma":
+            return check_wgmma(op, self.targets, self.version)
+        if isinstance(op, CallOp) and isinstance(callee := op.callee, SymbolRefAttr):
+            signature = self.functions.get(callee.root_reference.data)
+            if signature is not None and (
+                len(op.returns) != signature.returns
+                or len(op.arguments) != signature.params
+            ):
+                return "Call has wrong number of parameters"
+        return None
 
     def read_terminator(
         self,
@@ -707,20 +840,34 @@ class PtxReader:
         location: FileLineColLoc,
     ) -> None:
         lexer = self.lexer
-        successors: list[Block] = []
-        label_token = None
+        labels: list[Token] = []
+        layout: list[Attribute] = []
+        registers: list[SSAValue] = []
         if op_class is BraOp:
-            label_token = self.expect(Kind.IDENT, "a branch target")
-            successors.append(_UNRESOLVED)
+            labels.append(self.expect(Kind.IDENT, "a branch target"))
+        elif op_class is BrxOp:
+            layout.append(self.read_operand(registers))
+            lexer.expect_punct(",")
+            list_token = self.expect(Kind.IDENT, "a .branchtargets list")
+            if list_token.text not in builder.target_lists:
+                lexer.error("Arguments mismatch for instruction 'brx.idx'", list_token)
+            name, labels = builder.target_lists[list_token.text]
+            layout.append(SymbolRefAttr(name))
         lexer.expect_punct(";")
-        if guard is not None:
-            successors.append(_UNRESOLVED)
-        op = op_class(opcode, guard=guard, guard_negated=negated, successors=successors)
+        successors = [_UNRESOLVED] * (len(labels) + int(guard is not None))
+        op = op_class(
+            opcode,
+            layout,
+            registers,
+            guard=guard,
+            guard_negated=negated,
+            successors=successors,
+        )
         op.location = location
         builder.block_for_code()
         builder.end_block(op, falls_through=guard is not None)
-        if label_token is not None:
-            builder.scopes[-1].pending.append((op, label_token.text, label_token))
+        for index, label in enumerate(labels):
+            builder.scopes[-1].pending.append((op, index, label.text, label))
 
     def read_operand(self, registers: list[SSAValue]) -> Attribute:
         operand = self.read_single_operand(registers)
@@ -829,4 +976,6 @@ def _with_role(operand: Attribute, role: Role) -> Attribute:
         return PairAttr(
             _with_role(operand.first, role), _with_role(operand.second, role)
         )
+    if isinstance(operand, ParenAttr):
+        return ParenAttr([_with_role(e, role) for e in operand.elements])
     return operand

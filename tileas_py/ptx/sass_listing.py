@@ -14,15 +14,18 @@ form of the sync corpus's `.expected` files:
 
 The control flow follows ptxas's layout of whole-program code: blocks in ori order; a
 branch to the next block disappears, a fall-through to another block is a `BRA`; `ret` is
-`EXIT` in a kernel and `RET.REL.NODEC` in a function; a branch to a block that only returns
+`EXIT` in a kernel and `RET.REL.NODEC` in a function; `brx.idx` is `BRX`; a branch to a block that only returns
 is a predicated `EXIT` (ptxas folds it); calls are `CALL.REL.NOINC` (`CALL.ABS.NOINC` for
 extern functions), and the device functions a kernel calls are listed after it, in call
 order; every listing ends with ptxas's `BRA` to itself, on the line before it.
-EIATTR_NUM_BARRIERS is the highest CTA barrier id plus one (16 for a register id).
+EIATTR_NUM_BARRIERS is the highest CTA barrier id plus one (16 for a register id); the
+header also gives EIATTR_MBARRIER_INSTR_OFFSETS (the kind of each entry, in order),
+EIATTR_NUM_MBARRIERS and EIATTR_SW_WAR as ptxas records them (`tileas_py.hw.sync.eiattr`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, ClassVar
@@ -33,18 +36,28 @@ from xdsl.ir import Block
 from xdsl.utils.target import Target
 
 from tileas_py.diagnostics import location_of
+from tileas_py.dialects.ori.analysis import ControlFlowGraph
 from tileas_py.dialects.ori.attributes import FunctionKind, ImmAttr, Role, SlotAttr
 from tileas_py.dialects.ori.function import FallthroughOp, FuncOp
 from tileas_py.dialects.ori.instructions import (
     BarrierOp,
     BraOp,
+    BrxOp,
     CallOp,
     ExitOp,
     InstructionOp,
     RetOp,
     TerminatorInstructionOp,
 )
+from tileas_py.dialects.ori.loops import loop_nest
+from tileas_py.dialects.ori.module_ops import TargetOp
 from tileas_py.dialects.ori.sass import SassOp, sass_opcode
+from tileas_py.hw.sync.eiattr import (
+    MbarrierKind,
+    mbarrier_kind,
+    num_mbarriers,
+    sw_war,
+)
 from tileas_py.hw.sync.sass import is_sync_relevant, num_barriers
 
 
@@ -65,13 +78,34 @@ class SassListing:
     name: str
     lines: tuple[SassLine, ...]
     num_barriers: int
+    mbarrier_kinds: tuple[MbarrierKind, ...] = ()
+    """EIATTR_MBARRIER_INSTR_OFFSETS: the kind of each entry, in code order."""
+    num_mbarriers: int | None = None
+    """EIATTR_NUM_MBARRIERS (None: not recorded)."""
+    sw_war: int | None = None
+    """EIATTR_SW_WAR (None: not recorded)."""
 
     @property
     def opcodes(self) -> list[str]:
         return [line.opcode for line in self.lines]
 
+    @property
+    def attributes(self) -> list[str]:
+        """The EIATTRs as the header shows them: `NUM_BARRIERS=1`, `SW_WAR=0x8`, ..."""
+        shown: list[str] = []
+        if self.num_barriers:
+            shown.append(f"NUM_BARRIERS={self.num_barriers}")
+        if self.mbarrier_kinds:
+            kinds = ", ".join(kind.name for kind in self.mbarrier_kinds)
+            shown.append(f"MBARRIER_INSTR_OFFSETS=[{kinds}]")
+        if self.num_mbarriers is not None:
+            shown.append(f"NUM_MBARRIERS={self.num_mbarriers:#x}")
+        if self.sw_war is not None:
+            shown.append(f"SW_WAR={self.sw_war:#x}")
+        return shown
+
     def text(self) -> str:
-        attributes = f" (NUM_BARRIERS={self.num_barriers})" if self.num_barriers else ""
+        attributes = f" ({', '.join(self.attributes)})" if self.attributes else ""
         body = "".join(f"{line}\n" for line in self.lines)
         return f"--- {self.name}{attributes}\n{body}"
 
@@ -83,7 +117,21 @@ def sync_sass(module: ModuleOp) -> list[SassListing]:
     ]
     by_name = {f.func_name.data: f for f in functions}
     roots = [f for f in functions if f.kind.data is FunctionKind.ENTRY] or functions
-    return [_listing(root, _callees(root, by_name)) for root in roots]
+    war = sw_war(_target(module))
+    return [
+        dataclasses.replace(_listing(root, _callees(root, by_name)), sw_war=war)
+        for root in roots
+    ]
+
+
+def _target(module: ModuleOp) -> str:
+    """The module's SM (`sm_90a` when it declares none)."""
+    for op in module.ops:
+        if isinstance(op, TargetOp):
+            sm = next((t.data for t in op.targets if t.data.startswith("sm_")), None)
+            if sm is not None:
+                return sm
+    return "sm_90a"
 
 
 def _callees(root: FuncOp, by_name: dict[str, FuncOp]) -> list[FuncOp]:
@@ -114,11 +162,48 @@ def _listing(root: FuncOp, functions: list[FuncOp]) -> SassListing:
     defined = {f.func_name.data for f in functions}
     lines: list[SassLine] = []
     barrier_ids: list[int | None] = []
+    kinds: list[MbarrierKind] = []
+    init_in_loop = False
     for func in functions:
         lines.extend(_function_lines(func, defined, barrier_ids))
+        function_kinds, loops = _mbarrier_entries(func)
+        kinds.extend(function_kinds)
+        init_in_loop = init_in_loop or loops
     if lines:
         lines.append(SassLine(lines[-1].line, "BRA"))
-    return SassListing(root.func_name.data, tuple(lines), num_barriers(barrier_ids))
+    return SassListing(
+        root.func_name.data,
+        tuple(lines),
+        num_barriers(barrier_ids),
+        tuple(kinds),
+        num_mbarriers(kinds, init_in_loop),
+    )
+
+
+def _mbarrier_entries(func: FuncOp) -> tuple[list[MbarrierKind], bool]:
+    """The EIATTR_MBARRIER_INSTR_OFFSETS kinds of a function in code order (one per
+    mbarrier instruction, whatever SASS it became), and whether an `mbarrier.init` is in
+    a loop."""
+    kinds: list[MbarrierKind] = []
+    init_blocks: list[Block] = []
+    for block in list(func.body.blocks)[1:]:
+        for op in block.ops:
+            if isinstance(op, SassOp) or not isinstance(op, InstructionOp):
+                continue
+            kind = mbarrier_kind(op.opcode.data)
+            if kind is None:
+                continue
+            kinds.append(kind)
+            if kind is MbarrierKind.INIT:
+                init_blocks.append(block)
+    init_in_loop = False
+    if init_blocks:
+        cfg = ControlFlowGraph(func)
+        depth = loop_nest(cfg).depth
+        init_in_loop = any(
+            cfg.is_reachable(b) and depth[cfg.index[b]] > 0 for b in init_blocks
+        )
+    return kinds, init_in_loop
 
 
 def _function_lines(
@@ -155,10 +240,14 @@ def _terminator(
 ) -> Iterator[SassLine]:
     if isinstance(op, BraOp):
         own = sass_opcode(op)
+        if own == "":
+            return  # if-converted: its blocks run predicated, in place
         if _only_returns(op.target):
             yield SassLine(line, leave)
         elif op.guard is not None or op.target is not following:
             yield SassLine(line, own or "BRA")
+    elif isinstance(op, BrxOp):
+        yield SassLine(line, "BRX")
     elif isinstance(op, RetOp):
         yield SassLine(line, leave)
     elif isinstance(op, ExitOp):

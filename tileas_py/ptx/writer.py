@@ -48,6 +48,7 @@ from tileas_py.dialects.ori.function import (
 )
 from tileas_py.dialects.ori.instructions import (
     BraOp,
+    BrxOp,
     InstructionOp,
     MbarrierWaitOp,
     TerminatorInstructionOp,
@@ -178,10 +179,10 @@ def _function_lines(func: FuncOp) -> Iterator[str]:
     head = "" if func.linkage is None else f".{func.linkage.data.value} "
     head += f".{func.kind.data.value} "
     if func.returns.data:
-        returns = ", ".join(p.declarator.ptx(".param") for p in func.returns)
+        returns = ", ".join(p.ptx for p in func.returns)
         head += f"({returns}) "
     head += func.func_name.data
-    params = ",\n".join(f"\t{p.declarator.ptx('.param')}" for p in func.params)
+    params = ",\n".join(f"\t{p.ptx}" for p in func.params)
     yield f"{head}(\n{params}\n)\n" if params else f"{head}()\n"
     for directive in func.directives:
         values = ", ".join(str(v.data) for v in directive.values)
@@ -190,7 +191,10 @@ def _function_lines(func: FuncOp) -> Iterator[str]:
         yield ";\n\n"
         return
     yield "{\n"
-    yield from _declaration_lines(func.declaration_block)
+    register_params = {
+        p.param_name.data for p in (*func.returns, *func.params) if p.is_register
+    }
+    yield from _declaration_lines(func.declaration_block, register_params)
     yield from _FunctionWriter(func).lines()
     yield "}\n\n"
 
@@ -213,8 +217,14 @@ def _opens_block(op: Operation) -> bool:
     return True
 
 
-def _declaration_lines(block: Block) -> Iterator[str]:
-    ops = list(block.ops)
+def _declaration_lines(block: Block, register_params: set[str]) -> Iterator[str]:
+    """The `.reg` and variable declarations; the registers of `.reg` parameters are
+    declared by the signature."""
+    ops = [
+        op
+        for op in block.ops
+        if not (isinstance(op, RegOp) and op.ptx_name in register_params)
+    ]
     i = 0
     while i < len(ops):
         op = ops[i]
@@ -270,6 +280,8 @@ class _FunctionWriter:
         self.blocks = [b for b in self.blocks if b not in self.rotated.values()]
         self.labels = self._assign_labels()
         self.wait_loops = 0
+        self.target_lists: set[str] = set(self.labels.values())
+        self.list_names: dict[BrxOp, str] = {}
 
     def _rotated_waits(self) -> dict[Operation, Block]:
         """The in-line wait of each spin loop phase 72 rotated, with its retry copy: a
@@ -320,6 +332,8 @@ class _FunctionWriter:
             terminator = block.last_op
             if isinstance(terminator, BraOp):
                 wanted.append(terminator.target)
+            elif isinstance(terminator, BrxOp):
+                wanted.extend(terminator.targets)
             through = None
             if isinstance(terminator, FallthroughOp):
                 through = terminator.dest
@@ -413,6 +427,8 @@ class _FunctionWriter:
         text += _PTX_SPELLING.get(type(op), op.opcode.data)
         if isinstance(op, BraOp):
             return f"{text} \t{self.labels[op.target]};\n"
+        if isinstance(op, BrxOp):
+            return self._target_list(op) + self._indirect_branch(text, op)
         if op.layout.data:
             registers = iter(op.registers)
             operands = ", ".join(
@@ -420,6 +436,23 @@ class _FunctionWriter:
             )
             text += f" \t{operands}"
         return text + ";\n"
+
+    def _target_list(self, op: BrxOp) -> str:
+        """The `.branchtargets` list of an indirect branch, declared just before it (under
+        a fresh name when another branch already declared its own)."""
+        name = op.list_name
+        counter = 1
+        while name in self.target_lists:
+            name = f"{op.list_name}${counter}"
+            counter += 1
+        self.target_lists.add(name)
+        self.list_names[op] = name
+        labels = ", ".join(self.labels[b] for b in op.targets)
+        return f"{name}: .branchtargets {labels};\n"
+
+    def _indirect_branch(self, text: str, op: BrxOp) -> str:
+        index = _operand_text(op.layout.data[0], iter(op.registers), self.names)
+        return f"{text} \t{index}, {self.list_names[op]};\n"
 
     def _operand(self, operand: Attribute, registers: Iterator[SSAValue]) -> str:
         return _operand_text(operand, registers, self.names)

@@ -359,7 +359,7 @@ def _bind_arguments(
     args: Sequence[Argument],
     record: KernelRecord | None,
 ) -> _Binding:
-    params = function.params
+    params = function.kernel_params
     name = function.name
     if len(args) != len(params):
         raise SimulationError(

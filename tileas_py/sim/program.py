@@ -10,8 +10,9 @@ every variable and parameter an address in its state space:
 - `.shared` variables: static ones first, in declaration order, then the `.extern` (dynamic)
   buffer, each at its alignment;
 - `.global` / `.const` variables: an allocation each, with their initializers;
-- function-scope `.local` and `.param` variables, and the parameters of device functions:
-  per-thread frames (one per function: the simulator does not run recursive calls).
+- function-scope `.local` and `.param` variables, and the `.param` parameters of device
+  functions: per-thread frames (one per function: the simulator does not run recursive
+  calls); a `.func`'s `.reg` parameters and results are registers of its body.
 
 Addresses are state-space offsets; `tileas_py.sim.memory` maps them into the generic space.
 """
@@ -37,6 +38,7 @@ from tileas_py.dialects.ori.declarations import UNSIZED, ParamAttr
 from tileas_py.dialects.ori.function import FallthroughOp, FuncOp, RegOp
 from tileas_py.dialects.ori.instructions import (
     BraOp,
+    BrxOp,
     ExitOp,
     InstructionOp,
     RetOp,
@@ -101,6 +103,8 @@ class Instruction:
     """Where execution goes after it (the fall-through, for a branch)."""
     target: int = -1
     """A branch's taken target."""
+    targets: tuple[int, ...] = ()
+    """The PCs of a `brx.idx`'s `.branchtargets` list, in index order."""
     operands: tuple[Attribute, ...] = ()
     registers: tuple[int, ...] = ()
     """Global register numbers of the op's register operands, in slot order."""
@@ -120,6 +124,10 @@ class Instruction:
         return f"line {self.line}" if self.line is not None else f"pc {self.pc}"
 
 
+Parameter = Symbol | Register
+"""A function parameter or result: a `.param` in the frame, or a `.reg` of the body."""
+
+
 @dataclass(eq=False)
 class Function:
     """A PTX function: its entry PC, registers, parameters and frame symbols."""
@@ -128,13 +136,18 @@ class Function:
     kind: FunctionKind
     op: FuncOp
     entry: int = -1
-    params: list[Symbol] = field(default_factory=list[Symbol])
-    returns: list[Symbol] = field(default_factory=list[Symbol])
+    params: list[Parameter] = field(default_factory=list[Parameter])
+    returns: list[Parameter] = field(default_factory=list[Parameter])
     symbols: dict[str, Symbol] = field(default_factory=dict[str, Symbol])
     """Function-scope variables (and, for device functions, parameters) by name."""
     directives: dict[str, tuple[int, ...]] = field(
         default_factory=dict[str, tuple[int, ...]]
     )
+
+    @property
+    def kernel_params(self) -> list[Symbol]:
+        """The parameters of a kernel (a kernel's are all `.param`)."""
+        return [p for p in self.params if isinstance(p, Symbol)]
 
 
 @dataclass(eq=False)
@@ -332,23 +345,23 @@ def _lay_out_frames(
     if function.kind is FunctionKind.ENTRY:
         params = _Layout()
         function.params = [_param_symbol(p, params, "param") for p in op.params]
+        for symbol in function.kernel_params:
+            function.symbols[symbol.name] = symbol
     else:
-        function.params = [_param_symbol(p, frame, "frame") for p in op.params]
-        function.returns = [_param_symbol(p, frame, "frame") for p in op.returns]
-    for symbol in (*function.params, *function.returns):
-        function.symbols[symbol.name] = symbol
+        for param in (*op.params, *op.returns):
+            if not param.is_register:
+                symbol = _param_symbol(param, frame, "frame")
+                function.symbols[symbol.name] = symbol
+    registers: dict[str, Register] = {}
     for inner in op.declaration_block.ops:
         if isinstance(inner, RegOp):
             index = len(program.registers)
-            program.registers.append(
-                Register(
-                    index,
-                    inner.ptx_name,
-                    _type_of(str(inner.ptx_type.data)),
-                    function.name,
-                )
+            register = Register(
+                index, inner.ptx_name, _type_of(str(inner.ptx_type.data)), function.name
             )
+            program.registers.append(register)
             program.register_of[inner.result] = index
+            registers[register.name] = register
         elif isinstance(inner, VarOp):
             ty = _type_of(str(inner.ptx_type.data))
             size = _size(
@@ -377,6 +390,22 @@ def _lay_out_frames(
                     file=program.file,
                 )
             function.symbols[name] = symbol
+    if function.kind is not FunctionKind.ENTRY:
+        function.params = _in_order(op.params, function.symbols, registers)
+        function.returns = _in_order(op.returns, function.symbols, registers)
+
+
+def _in_order(
+    params: Iterable[ParamAttr],
+    symbols: dict[str, Symbol],
+    registers: dict[str, Register],
+) -> list[Parameter]:
+    """The parameters in declaration order: each `.reg` one as its register of the body,
+    each `.param` one as its frame symbol."""
+    return [
+        registers[p.param_name.data] if p.is_register else symbols[p.param_name.data]
+        for p in params
+    ]
 
 
 def _line(op: InstructionOp) -> int | None:
@@ -391,6 +420,7 @@ def _lay_out_code(program: Program, function: Function) -> None:
     blocks = [b for b in function.op.body.blocks][1:]
     start_of: dict[Block, int] = {}
     jumps: list[tuple[Instruction, Block | None, Block | None]] = []
+    indirect: list[tuple[Instruction, BrxOp]] = []
     out = program.instructions
     for position, block in enumerate(blocks):
         start_of[block] = len(out)
@@ -409,6 +439,9 @@ def _lay_out_code(program: Program, function: Function) -> None:
             out.append(inst)
             if isinstance(op, BraOp):
                 jumps.append((inst, op.target, op.fallthrough))
+            elif isinstance(op, BrxOp):
+                jumps.append((inst, None, op.fallthrough))
+                indirect.append((inst, op))
             elif isinstance(op, RetOp | ExitOp) and op.fallthrough is not None:
                 jumps.append((inst, None, op.fallthrough))
     function.entry = start_of[blocks[0]] if blocks else -1
@@ -420,6 +453,8 @@ def _lay_out_code(program: Program, function: Function) -> None:
             inst.target = start_of[target]
         if fallthrough is not None:
             inst.next_pc = start_of[fallthrough]
+    for inst, op in indirect:
+        inst.targets = tuple(start_of[t] for t in op.targets)
 
 
 def _synthetic(pc: int, opcode: str, function: Function) -> Instruction:

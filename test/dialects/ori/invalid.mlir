@@ -339,3 +339,28 @@ ori.func entry @k() {
   ori.fallthrough end
 }
 // CHECK: unknown control word field 'latency', expected stall, yield, wr, rd or wait
+
+// -----
+
+ori.func entry @k() {
+  %r = ori.reg b32 "%r"
+  ori.fallthrough ^bb1
+^bb1:
+  "ori.brx"(%r) [^bb1] <{opcode = "brx.idx", layout = [#ori.slot<use>, #ori.imm<3>], operandSegmentSizes = array<i32: 0, 1>}> : (!ori.reg) -> ()
+}
+// CHECK: brx.idx names its list of targets by a symbol
+
+// -----
+
+ori.func entry @k() {
+  %r = ori.reg b32 "%r"
+  ori.fallthrough ^bb1
+^bb1:
+  "ori.brx"(%r) [] <{opcode = "brx.idx", layout = [#ori.slot<use>, @t], operandSegmentSizes = array<i32: 0, 1>}> : (!ori.reg) -> ()
+}
+// CHECK: brx.idx needs at least one target
+
+// -----
+
+ori.func func @f(reg b32 @a[4])
+// CHECK: a register parameter is a scalar

@@ -159,3 +159,28 @@ ori.func visible entry @k(u64 @k_param_0, align 64 b8 @tmap[128], u64 ptr global
 // CHECK-GENERIC: "ori.cp.async.bulk"(%r0, %r0, %r1, %r1) <{opcode = "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes", layout = [#ori.addr<#ori.slot<use>>, #ori.addr<@tmap, #ori.vec<#ori.slot<use>, #ori.slot<use>>>, #ori.addr<#ori.slot<use>>], operandSegmentSizes = array<i32: 0, 4>}> : (!ori.reg, !ori.reg, !ori.reg, !ori.reg) -> ()
 // CHECK-GENERIC: "ori.call"() <{opcode = "call.uni", layout = [#ori.paren<@param0>, @k, #ori.paren<@param0>], operandSegmentSizes = array<i32: 0, 0>}> : () -> ()
 // CHECK-GENERIC: "ori.bra"(%p1) [^bb1, ^bb2] <{opcode = "bra.uni", layout = [], operandSegmentSizes = array<i32: 1, 0>}> : (!ori.reg) -> ()
+
+// -----
+
+// Register parameters and results of a function, and an indirect branch (brx.idx).
+ori.func func @f(reg b32 @a) -> (reg b32 @r) {
+  %r = ori.reg b32 "r"
+  %a = ori.reg b32 "a"
+  %i = ori.reg b32 "%i"
+  %p = ori.reg pred "%p"
+  ori.fallthrough ^bb1
+^bb1:
+  ori.inst "and.b32" (def %i, %a, 1)
+  ori.brx "brx.idx" (%i, @targets) ^bb2, ^bb3
+^bb2:
+  ori.inst "mov.u32" (def %r, %a)
+  ori.brx if %p "brx.idx.uni" (%i, @again) ^bb2, ^bb3, ^bb3
+^bb3:
+  ori.ret "ret"
+}
+
+// CHECK:      ori.func func @f(reg b32 @a) -> (reg b32 @r) {
+// CHECK:        ori.brx "brx.idx" (%i, @targets) ^bb2, ^bb3
+// CHECK:        ori.brx if %p "brx.idx.uni" (%i, @again) ^bb2, ^bb3, ^bb3
+// CHECK-GENERIC: params = [#ori.param<reg b32 @a>], returns = [#ori.param<reg b32 @r>]
+// CHECK-GENERIC: "ori.brx"(%i) [^bb2, ^bb3] <{opcode = "brx.idx", layout = [#ori.slot<use>, @targets], operandSegmentSizes = array<i32: 0, 1>}> : (!ori.reg) -> ()

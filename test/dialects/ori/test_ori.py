@@ -169,15 +169,15 @@ def test_wgmma_accessors() -> None:
 .address_size 64
 .visible .entry k()
 {
-.reg .f32 %f<2>;
+.reg .f32 %f<4>;
 .reg .b64 %rd<2>;
-wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1}, %rd0, %rd1, 1, 1, 1, 0, 0;
+wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd0, %rd1, 1, 1, 1, 0, 0;
 }
 """
     module = read_ptx(text, "k.ptx")
     mma = next(op for op in module.walk() if isinstance(op, WgmmaMmaAsyncOp))
-    assert mma.layout.data[0] == VectorAttr([INOUT_SLOT, INOUT_SLOT])
-    assert len(mma.accumulators) == 2
+    assert mma.layout.data[0] == VectorAttr([INOUT_SLOT] * 4)
+    assert len(mma.accumulators) == 4
     assert len(mma.inputs) == 2
 
 

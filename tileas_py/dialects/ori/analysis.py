@@ -395,8 +395,8 @@ class Divergence:
     a thread-dependent source (`%tid.x`, `%laneid`, a load from memory other than `.param`
     and `.const`, a shuffle, a vote, a call's result), or when it is defined under a
     divergent branch and read outside it (its value then depends on the path each thread
-    took). A conditional branch is divergent when its guard is divergent and it is not
-    `.uni`. Data and control divergence feed each other; the fixed point is reached after at
+    took). A conditional branch is divergent when its guard (or the index of a `brx.idx`) is
+    divergent and it is not `.uni`. Data and control divergence feed each other; the fixed point is reached after at
     most one round per divergent branch, each round linear in the function.
     """
 
@@ -426,15 +426,17 @@ class Divergence:
                 if _has_divergent_source(op):
                     for number in defined:
                         sources |= 1 << number
+        # What decides a branch: its guard, and the index of a `brx.idx`.
         guards: list[tuple[int, int]] = []
         for index, block in enumerate(cfg.blocks):
             terminator = block.last_op
             if (
                 isinstance(terminator, TerminatorInstructionOp)
-                and terminator.guard is not None
                 and ".uni" not in terminator.opcode.data
             ):
-                guards.append((index, numbering.number[terminator.guard]))
+                guards.extend(
+                    (index, numbering.number[reg]) for reg in terminator.uses()
+                )
         while True:
             registers = self._propagate(sources)
             branches = 0

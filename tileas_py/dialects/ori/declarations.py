@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, NoneAttr, StringAttr
 from xdsl.ir import Attribute, ParametrizedAttribute
@@ -130,11 +131,20 @@ def _int_or_none(attr: IntAttr | NoneAttr) -> int | None:
     return None if isinstance(attr, NoneAttr) else attr.data
 
 
+class ParamSpace(StrEnum):
+    """Where a function parameter lives: the `.param` space, or a register (`.func`s only),
+    which the body names like one of its own."""
+
+    PARAM = "param"
+    REG = "reg"
+
+
 @irdl_attr_definition
 class ParamAttr(ParametrizedAttribute):
-    """A `.param` parameter or return value of a PTX function.
+    """A parameter or return value of a PTX function: `.param`, or `.reg` for a `.func`.
 
-    Example: `#ori.param<align 64 b8 @k_param_3[128]>`, `#ori.param<u64 ptr global align 16 @p>`
+    Example: `#ori.param<align 64 b8 @k_param_3[128]>`, `#ori.param<u64 ptr global align 16 @p>`,
+    `#ori.param<reg b32 @a>`
     """
 
     name = "ori.param"
@@ -145,8 +155,11 @@ class ParamAttr(ParametrizedAttribute):
     dims: ArrayAttr[IntAttr]
     ptr_space: StringAttr | NoneAttr
     ptr_align: IntAttr | NoneAttr
+    space: StringAttr
 
-    def __init__(self, declarator: Declarator) -> None:
+    def __init__(
+        self, declarator: Declarator, space: ParamSpace = ParamSpace.PARAM
+    ) -> None:
         super().__init__(
             StringAttr(declarator.name),
             PtxTypeAttr(declarator.ptx_type),
@@ -156,7 +169,30 @@ class ParamAttr(ParametrizedAttribute):
             if declarator.ptr_space is None
             else StringAttr(declarator.ptr_space),
             _optional_int(declarator.ptr_align),
+            StringAttr(space.value),
         )
+
+    @property
+    def is_register(self) -> bool:
+        """A `.reg` parameter: a register of the function's body."""
+        return self.space.data == ParamSpace.REG
+
+    @property
+    def ptx(self) -> str:
+        """The parameter in PTX: `.param .u64 p`, `.reg .b32 a`."""
+        return self.declarator.ptx(f".{self.space.data}")
+
+    def print_body(self, printer: Printer) -> None:
+        if self.is_register:
+            printer.print_string("reg ")
+        self.declarator.print(printer)
+
+    @staticmethod
+    def parse_body(parser: AttrParser) -> ParamAttr:
+        space = ParamSpace.PARAM
+        if parser.parse_optional_keyword("reg") is not None:
+            space = ParamSpace.REG
+        return ParamAttr(Declarator.parse(parser), space)
 
     @property
     def declarator(self) -> Declarator:
@@ -178,15 +214,17 @@ class ParamAttr(ParametrizedAttribute):
             raise VerifyException(
                 f"unknown pointer state space '{self.ptr_space.data}'"
             )
+        if self.is_register and (self.dims.data or self.ptr_space != NoneAttr()):
+            raise VerifyException("a register parameter is a scalar")
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
-            self.declarator.print(printer)
+            self.print_body(printer)
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            return ParamAttr(Declarator.parse(parser)).parameters
+            return ParamAttr.parse_body(parser).parameters
 
 
 @irdl_attr_definition

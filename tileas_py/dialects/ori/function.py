@@ -50,7 +50,6 @@ from tileas_py.dialects.ori.attributes import (
 )
 from tileas_py.dialects.ori.declarations import (
     PERFORMANCE_DIRECTIVES,
-    Declarator,
     DirectiveAttr,
     ParamAttr,
 )
@@ -454,11 +453,11 @@ class FuncOp(IRDLOperation):
 
 def _print_params(printer: Printer, params: ArrayAttr[ParamAttr]) -> None:
     printer.print_string("(")
-    printer.print_list(params, lambda p: p.declarator.print(printer))
+    printer.print_list(params, lambda p: p.print_body(printer))
     printer.print_string(")")
 
 
 def _parse_params(parser: Parser) -> list[ParamAttr]:
     return parser.parse_comma_separated_list(
-        parser.Delimiter.PAREN, lambda: ParamAttr(Declarator.parse(parser))
+        parser.Delimiter.PAREN, lambda: ParamAttr.parse_body(parser)
     )

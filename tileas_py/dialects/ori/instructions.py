@@ -78,6 +78,8 @@ class InstructionOp(IRDLOperation, ABC):
 
     HAS_SUCCESSORS: ClassVar[bool] = False
     TARGETS_LABEL: ClassVar[bool] = False
+    TARGETS_LIST: ClassVar[bool] = False
+    """The op branches to a list of labels of its own length (`brx.idx`)."""
 
     guard = opt_operand_def(RegisterType)
     registers = var_operand_def(RegisterType)
@@ -173,7 +175,11 @@ class InstructionOp(IRDLOperation, ABC):
         # The successor count is fixed by the op and its guard, so a block label that
         # follows an op without successors is never taken for one.
         successors: list[Block] = []
-        if cls.HAS_SUCCESSORS:
+        if cls.TARGETS_LIST:
+            successors.append(parser.parse_successor())
+            while parser.parse_optional_punctuation(",") is not None:
+                successors.append(parser.parse_successor())
+        elif cls.HAS_SUCCESSORS:
             for i in range(int(cls.TARGETS_LABEL) + int(guard is not None)):
                 if i:
                     parser.parse_punctuation(",")
@@ -533,6 +539,44 @@ class BraOp(TerminatorInstructionOp):
 
 
 @irdl_op_definition
+class BrxOp(TerminatorInstructionOp):
+    """`brx.idx`: an indirect branch to the label an index picks from a list.
+
+    The successors are the labels of the `.branchtargets` list, in order, then (guarded)
+    the fall-through.
+
+    Layout: `index, @list` (the list's name, which the PTX writer declares again).
+
+    Example:
+        ori.brx "brx.idx" (%r3, @"$L_targets") ^bb2, ^bb3
+    """
+
+    name = "ori.brx"
+    PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("brx",)
+    TARGETS_LIST: ClassVar[bool] = True
+
+    def verify_instruction(self) -> None:
+        self._expect_operand_count(2)
+        if not isinstance(self.layout.data[1], SymbolRefAttr):
+            raise VerifyException("brx.idx names its list of targets by a symbol")
+        if len(self.targets) < 1:
+            raise VerifyException("brx.idx needs at least one target")
+
+    @property
+    def targets(self) -> Sequence[Block]:
+        """The labels of the list, in index order."""
+        count = len(self.successors) - int(self.guard is not None)
+        return self.successors[:count]
+
+    @property
+    def list_name(self) -> str:
+        """The name of the `.branchtargets` list."""
+        name = self.layout.data[1]
+        assert isinstance(name, SymbolRefAttr)
+        return name.root_reference.data
+
+
+@irdl_op_definition
 class RetOp(TerminatorInstructionOp):
     """`ret`: returns from a function; guarded, it falls through to its successor.
 
@@ -763,6 +807,7 @@ INSTRUCTION_OPS: tuple[type[InstructionOp], ...] = (
     WarpgroupCommitBatchOp,
     CallOp,
     BraOp,
+    BrxOp,
     RetOp,
     ExitOp,
     BarrierOp,

@@ -13,6 +13,9 @@ assembles the output:
 - the discardable attribute `ori.sass_opcode` on a PTX instruction: the SASS opcode that
   the instruction itself became (`"MEMBAR.SC.SYS"` on `membar.sys`), `""` when ptxas emits
   nothing for it (`fence.mbarrier_init`, `bar.warp.sync` in converged code).
+  On a conditional `bra`, `""` means ptxas if-converted it: no `BRA`, the instructions it
+  skips run under its predicate; the PTX writer prints the branch, which ptxas if-converts
+  again.
 - the discardable attribute `ori.ctrl`, a `#ori.ctrl<...>` control word: the stall count,
   yield flag, write / read scoreboard and wait mask of SASS's control bits, which phases 99,
   100 and 114 assign. The PTX writer leaves it out (PTX has no control bits).
@@ -37,7 +40,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from tileas_py.dialects.ori.instructions import InstructionOp
+from tileas_py.dialects.ori.instructions import BraOp, InstructionOp
 
 SASS_OPCODE = "ori.sass_opcode"
 """The discardable attribute naming the SASS opcode a PTX instruction became."""
@@ -227,6 +230,11 @@ def mark_spin_retry(branch: InstructionOp) -> None:
 
 def is_spin_retry(branch: InstructionOp) -> bool:
     return SPIN_RETRY in branch.attributes
+
+
+def is_if_converted(inst: InstructionOp) -> bool:
+    """A branch ptxas replaced by predicating what it skips (no `BRA` in SASS)."""
+    return isinstance(inst, BraOp) and sass_opcode(inst) == ""
 
 
 def control_word(inst: InstructionOp) -> ControlWord:

@@ -32,7 +32,8 @@ from tileas_py.dialects.ori.attributes import (
     VectorAttr,
 )
 from tileas_py.dialects.ori.function import FuncOp
-from tileas_py.dialects.ori.instructions import BraOp, InstructionOp
+from tileas_py.dialects.ori.instructions import BraOp, BrxOp, InstructionOp
+from tileas_py.dialects.ori.sass import is_if_converted
 
 UNIFORM_SPECIAL_REGISTERS = frozenset(
     f"%{name}{axis}"
@@ -134,11 +135,15 @@ class Uniformity:
         return reg in self.varying
 
     def is_divergent(self, terminator: InstructionOp) -> bool:
-        """Whether a branch may send the threads of one warp different ways."""
+        """Whether a branch may send the threads of one warp different ways (an
+        if-converted branch sends them nowhere)."""
+        if ".uni" in terminator.opcode.data or is_if_converted(terminator):
+            return False
+        if isinstance(terminator, BrxOp):
+            return any(reg in self.varying for reg in terminator.uses())
         return (
             isinstance(terminator, BraOp)
             and terminator.guard is not None
-            and ".uni" not in terminator.opcode.data
             and terminator.guard in self.varying
         )
 

@@ -7,10 +7,17 @@ those messages, in ptxas 13.5's order, for a call described by its name and the 
 of its parameters and results (from the `.extern .func` declaration):
 
 - a name of no known family (seed 003's 43-case dispatcher): C7300 with the whole name;
-- `red_async` / `write_async`: an unknown subop, C7305; a parameter count other than 3,
-  C7301; then `check_intrinsic_memory_order` (domain, scope / memory order, mmio: C7308);
-  then a data operand (`red_async`'s third parameter, `write_async`'s second) whose width
-  differs from the type subop, C7308 "Operand type does not match specified type";
+- `red_async` / `write_async` (subops in any order; every `_` starts one): an unknown subop,
+  C7305; then the C7308 rules: a domain (`_shared` / `_global`); as many data parameters
+  as the vector subop says (`_v2`, `_v4`; one without), after the address and, in shared
+  memory, the mbarrier: "Vector type does not match number of subops"; for `red_async` a
+  type (`_u32` / `_s32` / `_u64`), no vector of `_s32`, an operation, only `_add` in global
+  memory, then `check_intrinsic_memory_order` (scope / memory order, mmio), then `_v2_u32`
+  as the only vector, `_add` as the only operation of a vector or of `_u64`, and data
+  operands of the type subop's PTX type ("Operand type does not match specified type": a
+  signed `_s32` wants `.s32`, an unsigned one `.b32` / `.u32`); for `write_async` a type
+  (`_b32` / `_b64`: "Valid type not specified") and the memory-order rules; last, C7302
+  for an address (or `write_async` data) that is not `.b32` / `.u32` / `.b64` / `.u64`;
 - `cp_async_bulk`: positional subops (destination `_shared` / `_global` first, then the
   source: C7307 for the wrong kind at a position, `(mbarrier)` for a missing source; a
   `_counted` after them, C7306; an unknown one, C7305), the bytemask rules (C7300), the
@@ -18,7 +25,9 @@ of its parameters and results (from the `.extern .func` declaration):
   (C7300), as `check_bulk_copy_subops` describes;
 - `s2r`: a result that is not 32 bits wide, C7301 "Unexpected intrinsic type (???)".
 
-Every case was observed with ptxas 13.5.37 (`test/ptxas/sync/corpus/ocg_*`).
+Every case was observed with ptxas 13.5.37 (`test/ptxas/sync/corpus/ocg_*`); the
+`red_async` / `write_async` order is also checked on generated calls
+(`test/ptxas/test_ocg_intrinsics.py`).
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ from dataclasses import dataclass
 from tileas_py.hw.sync.diagnostics import (
     SYNC_MESSAGE_BY_NAME,
     MemoryOrder,
+    MemoryOrderRule,
     Scope,
     StateSpace,
     SyncDiagnostic,
@@ -87,12 +97,34 @@ OCG_FAMILIES = (
 UNKNOWN_TYPE = "???"
 """How ptxas 13.5 prints a type in C7301-C7303."""
 OPERAND_TYPE_RULE = "Operand type does not match specified type"
+VECTOR_SUBOPS_RULE = "Vector type does not match number of subops"
+RED_TYPE_RULE = "Type {u32, s32, u64} not specified"
+RED_VECTOR_TYPE_RULE = "Vector supported only for {u32, u64}"
+RED_OP_RULE = "Op {add, min, max, inc, dec, and, or, xor} not specified"
+RED_GLOBAL_ADD_RULE = "Unsupported non _add global memory reduction"
+RED_VECTOR_COMBINATION_RULE = "Invalid vector / data type combination"
+RED_OP_COMBINATION_RULE = "Invalid data type / op combination"
+WRITE_TYPE_RULE = "Valid type not specified"
 
-_REDUCTIONS = frozenset({"add", "min", "max", "inc", "dec", "and", "or", "xor"})
-_DATA_TYPES = {"u32": 32, "s32": 32, "b32": 32, "u64": 64, "s64": 64, "b64": 64}
-_MEMORY_SUBOPS = frozenset(
-    {"shared", "global", "gpu", "sys", "release", "mmio", *_REDUCTIONS, *_DATA_TYPES}
-)
+_REDUCTIONS = ("add", "min", "max", "inc", "dec", "and", "or", "xor")
+_RED_TYPES = ("u32", "s32", "u64")
+_WRITE_TYPES = ("b32", "b64")
+_VECTORS = {"v2": 2, "v4": 4}
+_ORDERING_SUBOPS = frozenset({"shared", "global", "gpu", "sys", "release", "mmio"})
+_MEMORY_SUBOPS = {
+    "red_async": frozenset({*_ORDERING_SUBOPS, *_REDUCTIONS, *_RED_TYPES, *_VECTORS}),
+    "write_async": frozenset({*_ORDERING_SUBOPS, *_WRITE_TYPES, *_VECTORS}),
+}
+_OPERAND_TYPES = {
+    "u32": frozenset({"b32", "u32"}),
+    "s32": frozenset({"s32"}),
+    "u64": frozenset({"b64", "u64"}),
+}
+"""The PTX types a `red_async` data operand of each type subop may have: a signed one
+must be declared signed."""
+_ADDRESS_TYPES = frozenset({"b32", "b64", "u32", "u64"})
+"""The PTX types ptxas accepts for the addresses of `red_async` / `write_async` and for the
+data of `write_async` (whatever its width)."""
 _DOMAINS = frozenset({"shared", "global"})
 _BULK_SCOPES = frozenset({"gpu", "sys", "cta", "cluster"})
 _BULK_SUBOPS = frozenset({"counted", "bytemask", "sequenced", *_DOMAINS, *_BULK_SCOPES})
@@ -128,9 +160,13 @@ def check_ocg_intrinsic(call: IntrinsicCall) -> list[SyncDiagnostic]:
     family = intrinsic_family(call.name)
     if family is None:
         return [_message("intrinsic-name", OCG_PREFIX + call.name)]
-    subops = [t for t in call.name.removeprefix(family).split("_") if t]
+    rest = call.name.removeprefix(family)
     if family in ("red_async", "write_async"):
-        return _check_memory_intrinsic(call, family, subops)
+        # Every `_` starts a subop, an empty one too (`red_async__shared`).
+        return _check_memory_intrinsic(
+            call, family, rest[1:].split("_") if rest else []
+        )
+    subops = [t for t in rest.split("_") if t]
     if family == "cp_async_bulk":
         return _check_bulk_copy(call, subops)
     if family == "s2r" and any(_bits(t) != 32 for t in call.results):
@@ -147,26 +183,91 @@ def _param_count(call: IntrinsicCall, expected: int) -> list[SyncDiagnostic]:
 def _check_memory_intrinsic(
     call: IntrinsicCall, family: str, subops: list[str]
 ) -> list[SyncDiagnostic]:
+    """`red_async` / `write_async`, in ptxas 13.5's order (see the module docstring)."""
     for i, subop in enumerate(subops):
-        if subop not in _MEMORY_SUBOPS:
+        if subop not in _MEMORY_SUBOPS[family]:
             return [_message("intrinsic-subop", "_".join(subops[i:]))]
-    if count := _param_count(call, 3):
-        return count
     domains = [StateSpace(s) for s in subops if s in _DOMAINS]
+    if not domains:
+        return [_rule(MemoryOrderRule.DOMAIN_REQUIRED)]
+    domain = domains[0]
+    vector = next((_VECTORS[s] for s in subops if s in _VECTORS), None)
+    # Shared memory takes the address and the mbarrier before the data, global memory
+    # the address only.
+    data = call.params[2 if domain is StateSpace.SHARED else 1 :]
+    if len(data) != (vector or 1):
+        return [_rule(VECTOR_SUBOPS_RULE)]
+    if family == "write_async":
+        found = _check_write(call, subops, domain)
+        # The address and the data; the mbarrier may be of any type.
+        checked = len(call.params) - int(domain is StateSpace.SHARED)
+    else:
+        found = _check_reduction(subops, domain, vector, data)
+        # The address and the mbarrier; the data has the operand type rule.
+        checked = len(call.params) - len(data)
+    if _fatal(found):
+        return found
+    return [*found, *_check_param_types(call, checked)]
+
+
+def _rule(reason: str) -> SyncDiagnostic:
+    return _message("intrinsic-rule", reason)
+
+
+def _memory_order(subops: list[str], domain: StateSpace) -> list[SyncDiagnostic]:
     scopes = [Scope(s) for s in subops if s in ("gpu", "sys")]
-    found = check_intrinsic_memory_order(
-        domain=domains[0] if domains else None,
+    return check_intrinsic_memory_order(
+        domain=domain,
         scope=scopes[0] if scopes else None,
         order=MemoryOrder.RELEASE if "release" in subops else None,
         mmio="mmio" in subops,
     )
-    if any(d.message.name == "intrinsic-rule" for d in found):
+
+
+def _fatal(found: list[SyncDiagnostic]) -> bool:
+    return any(d.message.name == "intrinsic-rule" for d in found)
+
+
+def _check_reduction(
+    subops: list[str], domain: StateSpace, vector: int | None, data: tuple[str, ...]
+) -> list[SyncDiagnostic]:
+    data_type = next((s for s in subops if s in _RED_TYPES), None)
+    if data_type is None:
+        return [_rule(RED_TYPE_RULE)]
+    if vector is not None and data_type == "s32":
+        return [_rule(RED_VECTOR_TYPE_RULE)]
+    operation = next((s for s in subops if s in _REDUCTIONS), None)
+    if operation is None:
+        return [_rule(RED_OP_RULE)]
+    if domain is StateSpace.GLOBAL and operation != "add":
+        return [_rule(RED_GLOBAL_ADD_RULE)]
+    found = _memory_order(subops, domain)
+    if _fatal(found):
         return found
-    data_type = next((s for s in subops if s in _DATA_TYPES), None)
-    data = call.params[1 if family == "write_async" else 2]
-    if data_type is not None and _bits(data) != _DATA_TYPES[data_type]:
-        found.append(_message("intrinsic-rule", OPERAND_TYPE_RULE))
+    if vector is not None and (data_type, vector) != ("u32", 2):
+        return [*found, _rule(RED_VECTOR_COMBINATION_RULE)]
+    if (vector is not None or data_type == "u64") and operation != "add":
+        return [*found, _rule(RED_OP_COMBINATION_RULE)]
+    if any(t not in _OPERAND_TYPES[data_type] for t in data):
+        return [*found, _rule(OPERAND_TYPE_RULE)]
     return found
+
+
+def _check_write(
+    call: IntrinsicCall, subops: list[str], domain: StateSpace
+) -> list[SyncDiagnostic]:
+    if not any(s in _WRITE_TYPES for s in subops):
+        return [_rule(WRITE_TYPE_RULE)]
+    return _memory_order(subops, domain)
+
+
+def _check_param_types(call: IntrinsicCall, checked: int) -> list[SyncDiagnostic]:
+    """C7302 for the first of the `checked` leading parameters that is not an untyped or
+    unsigned 32- or 64-bit value."""
+    for index, ptx_type in enumerate(call.params[:checked]):
+        if ptx_type not in _ADDRESS_TYPES:
+            return [_message("intrinsic-param-type", UNKNOWN_TYPE, str(index))]
+    return []
 
 
 def _check_bulk_copy(call: IntrinsicCall, subops: list[str]) -> list[SyncDiagnostic]:

@@ -1,7 +1,8 @@
 """Where a warp may be diverged: the dataflow behind WARPSYNC and BSSY / BSYNC placement.
 
 A forward *may* analysis over the CFG with one bit of state, "the threads of the warp may
-not all be here together". It becomes true after a divergent branch (`Uniformity`), after a
+not all be here together". It becomes true after a divergent branch (`Uniformity`; not on
+the side that stays when the other ends its threads: ptxas's `@P0 EXIT`), after a
 call of an extern function, or after a call of a function that may return diverged; it
 becomes false after anything that makes the warp converge: an instruction that needs the
 whole warp (a CTA barrier, `setmaxnreg`, a full-mask warp-level `.sync` op), for which the
@@ -18,11 +19,13 @@ from collections.abc import Callable
 from xdsl.ir import Block
 
 from tileas_py.dialects.ori.analysis import ControlFlowGraph
-from tileas_py.dialects.ori.attributes import ImmAttr
+from tileas_py.dialects.ori.attributes import FunctionKind, ImmAttr
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import (
     BarrierOp,
+    BraOp,
     CallOp,
+    ExitOp,
     InstructionOp,
     RetOp,
 )
@@ -81,6 +84,7 @@ class Convergence:
         bsync_of: dict[SassOp, SassOp] | None = None,
     ) -> None:
         self.cfg = ControlFlowGraph(func)
+        self.is_kernel = func.kind.data is FunctionKind.ENTRY
         self.uniformity = uniformity
         self.callee_diverges = callee_diverges
         self.bsync_of = bsync_of or {}
@@ -105,8 +109,19 @@ class Convergence:
 
     def _ends_divergent(self, block: Block) -> bool:
         terminator = block.last_op
+        if isinstance(terminator, BraOp) and self._exits(terminator.target):
+            return False  # the threads that branch leave: the others stay together
         return isinstance(terminator, InstructionOp) and self.uniformity.is_divergent(
             terminator
+        )
+
+    def _exits(self, block: Block) -> bool:
+        """A block that only ends its threads (`exit`, or `ret` in a kernel)."""
+        body = [op for op in block.ops if isinstance(op, InstructionOp)]
+        if len(body) != 1 or body[0].guard is not None:
+            return False
+        return isinstance(body[0], ExitOp) or (
+            isinstance(body[0], RetOp) and self.is_kernel
         )
 
     def _through(self, block: Block, state: bool) -> bool:

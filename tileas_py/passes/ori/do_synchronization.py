@@ -7,16 +7,19 @@ program point), block by block, propagating the live sets across joins, calls an
 arrive points. ptxas spells the phase "Syncronization".
 
 The model works on the scoreboard level of ori (`scoreboards`): every instruction whose
-results arrive late gets a write scoreboard (`#ori.ctrl<wr = N>`, SB1..SB5 in turn), and
-every instruction that reads or overwrites a register still in flight gets the scoreboard
-in its wait mask (`#ori.ctrl<wait = [N]>`), found by a forward may-analysis of the pending
-registers over the CFG; calls and returns wait for everything. It runs at -O2 and above,
-as the seed gates it.
+results arrive late, or that signals its completion (the proxy fence, the cp.async commit,
+the mbarrier init), gets a write scoreboard (`#ori.ctrl<wr = N>`, SB1..SB5 in turn), and
+every instruction that reads or overwrites a register still in flight, or accesses memory
+after such a completion, gets the scoreboard in its wait mask (`#ori.ctrl<wait = [N]>`),
+found by a forward may-analysis of the pending registers over the CFG; calls wait for
+everything, returns for nothing of this phase (results nobody reads are dropped). It runs
+at -O2 and above, as the seed gates it.
 
-Not modelled: ptxas's final scoreboard assignment (phase 115, AdvancedScoreboardsAndOpexes,
-which may renumber), stall counts of fixed-latency instructions, and the GMMA arrive /
-IMMA special cases of the seed's dispatch table. None of this is visible in `nvdisasm`
-listings, so the corpus cannot check it; the tests check the dependences themselves.
+Compared with the control bits of ptxas 13.5's SASS (`test/ptxas/test_scoreboards.py`):
+which instructions release a write scoreboard, and which each wait depends on.
+Not modelled: ptxas's final scoreboard numbers (phase 115, AdvancedScoreboardsAndOpexes),
+where its scheduler moves a wait, stall counts, and the GMMA arrive / IMMA special cases
+of the seed's dispatch table.
 
 Example:
 

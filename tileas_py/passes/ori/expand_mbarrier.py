@@ -14,9 +14,9 @@ ori (the SASS opcodes themselves come from `ori-late-expand-sync`):
 - an `mbarrier.init` whose count differs between threads is issued in a uniform loop over
   the distinct counts (`BRA.U.ANY`, then the fenced init in a second one).
 - from -O1 on, an `if` whose body is only `mbarrier.init`s (and instructions without SASS
-  such as `fence.mbarrier_init`) is predicated instead of branched: the init works on
-  uniform registers, so ptxas makes a divergent condition uniform with `VOTEU.ALL` and the
-  init then is in the entry block (no fence).
+  such as `fence.mbarrier_init`) is if-converted (its branch gets `ori.sass_opcode = ""`):
+  the init works on uniform registers, so ptxas makes a divergent condition uniform with
+  `VOTEU.ALL` and the init then is in the entry block (no fence).
 
 Not modelled: Blackwell's tcgen05 mbarrier forms and the reserved
 `__nv_reservedSMEM_tmem_allocation_pipeline_mbarrier` objects.
@@ -50,6 +50,7 @@ from tileas_py.dialects.ori.instructions import (
     MbarrierOp,
     MbarrierWaitOp,
 )
+from tileas_py.dialects.ori.sass import is_if_converted, set_sass_opcode
 from tileas_py.dialects.ori.uniformity import Uniformity
 from tileas_py.passes.ori.common import (
     block_instructions,
@@ -100,7 +101,7 @@ class ExpandMbarrierPass(ModulePass):
                 _expand_wait(func, wait)
             uniformity = Uniformity(func)
             if self.opt_level > 0:
-                _predicate_init_only_branches(func, uniformity)
+                _if_convert_init_only_branches(func, uniformity)
             self._fence_inits(func, uniformity)
 
     def _fence_inits(self, func: FuncOp, uniformity: Uniformity) -> None:
@@ -137,7 +138,13 @@ def _entry_chain(func: FuncOp) -> set[Block]:
             following = terminator.dest
         elif isinstance(terminator, BraOp) and terminator.guard is None:
             following = terminator.target
-        if following is None or len(following.predecessors()) != 1:
+        elif isinstance(terminator, BraOp) and is_if_converted(terminator):
+            # Predicated, the skipped block is part of this one.
+            body = _skipped_body(terminator)
+            if body is not None:
+                chain.add(body)
+                following = terminator.target
+        if following is None or any(p not in chain for p in following.predecessors()):
             break
         block = following
     return chain
@@ -210,46 +217,41 @@ def _lowers_to_nothing(inst: InstructionOp) -> bool:
     return opcode_parts(inst)[:2] == ["fence", "mbarrier_init"]
 
 
-def _predicate_init_only_branches(func: FuncOp, uniformity: Uniformity) -> None:
+def _if_convert_init_only_branches(func: FuncOp, uniformity: Uniformity) -> None:
+    """Mark each branch around only `mbarrier.init`s as if-converted (ptxas predicates the
+    inits; a divergent condition is made uniform by a `VOTEU.ALL` pair first)."""
     for block in list(func.body.blocks)[1:]:
         branch = block.last_op
         if not isinstance(branch, BraOp) or branch.guard is None:
             continue
-        join, body = branch.successors
+        body = _skipped_body(branch)
+        if body is None:
+            continue
         insts = list(block_instructions(body))
-        terminator = body.last_op
         if (
-            body is join
-            or len(list(body.uses)) != 1
-            or not isinstance(terminator, FallthroughOp)
-            or terminator.dest is not join
-            or not any(_is_init(i) for i in insts)
+            not any(_is_init(i) for i in insts)
             or not all(_is_init(i) or _lowers_to_nothing(i) for i in insts)
             or any(i.guard is not None for i in insts)
         ):
             continue
-        condition = branch.guard
-        runs_when_negated = branch.guard_negated is None
-        divergent = uniformity.is_divergent(branch)
-        for inst in insts:
-            predicated = type(inst)(
-                inst.opcode.data,
-                inst.layout.data,
-                inst.registers,
-                guard=condition,
-                guard_negated=runs_when_negated,
-            )
-            predicated.location = inst.location
-            predicated.attributes.update(inst.attributes)
-            if divergent and _is_init(inst):
-                vote = [new_sass("VOTEU.ALL", inst), new_sass("VOTEU.ALL", inst)]
-                for op in vote:
-                    block.insert_op_before(op, branch)
-            block.insert_op_before(predicated, branch)
-        branch.detach()
-        block.add_op(FallthroughOp(join))
-        branch.erase()
-        parent = body.parent
-        assert parent is not None
-        parent.detach_block(body)
-        body.erase()
+        # The condition itself (an if-converted branch no longer counts as divergent).
+        if uniformity.is_varying(branch.guard) and ".uni" not in branch.opcode.data:
+            init = next(i for i in insts if _is_init(i))
+            for op in (new_sass("VOTEU.ALL", init), new_sass("VOTEU.ALL", init)):
+                block.insert_op_before(op, branch)
+        set_sass_opcode(branch, "")
+
+
+def _skipped_body(branch: BraOp) -> Block | None:
+    """The block a conditional branch jumps over (`@p bra join; body; join:`), if it is
+    reached only from the branch and runs into the join."""
+    join, body = branch.successors
+    terminator = body.last_op
+    if (
+        body is join
+        or len(list(body.uses)) != 1
+        or not isinstance(terminator, FallthroughOp)
+        or terminator.dest is not join
+    ):
+        return None
+    return body

@@ -7,7 +7,9 @@ pseudo-instructions and what they are in ori:
   instruction that needs the whole warp (a CTA barrier, `setmaxnreg`, a full-mask warp-level
   `.sync` op) where the warp may be diverged (`Convergence`); `WARPSYNC <mask>` before a
   partial-mask one there; `bar.warp.sync` itself becomes `WARPSYNC.ALL` / `WARPSYNC <mask>`
-  there and nothing in converged code.
+  there and nothing in converged code. At -O0 every warp-level op with a member mask takes
+  the collective path instead (`WARPSYNC.COLLECTIVE` before, `ENDCOLLECTIVE` after), and a
+  divergent region holding one is wrapped in BSSY / BSYNC.
 - *SYNC.BLOCK*: CTA barriers become `BAR.SYNC.DEFER_BLOCKING`, `BAR.ARV`, `BAR.RED` (+
   `B2R.RESULT`); a cluster wait falls back to `BAR.SYNC 0` outside cluster launches.
 - *SYNC.CONVERGE*: a divergent branch whose region (up to its immediate post-dominator)
@@ -34,10 +36,13 @@ unknown (no `.maxnreg` or `.minnctapersm`: C7508), under `-g` (C7505), and under
 kernel that calls an extern function (C7504). Instructions a pass already lowered
 (`ori-expand-mbarrier` does the mbarriers) are left alone.
 
+Under `-c` or `-g`, and from sm_90 on in any function that works on mbarriers, a gpu / sys
+memory barrier keeps a `MEMBAR.ALL.CTA` before it (ptxas 13.5's conservative form).
+
 Not modelled: if-conversion and unrolling (general optimizations, not sync phases), the
-`BRA.DIV` collective path of warp-level ops in divergent code, sm_75's warp-sync helper
-calls, and the conservative `MEMBAR.ALL.CTA` of `-c` / `-g` builds. On targets before sm_70
-(no WARPSYNC or BSSY) the pass fails with seed 003's message.
+`BRA.DIV` collective path of warp-level ops in divergent code above -O0, and sm_75's
+warp-sync helper calls. On targets before sm_70 (no WARPSYNC or BSSY) the pass fails with
+seed 003's message.
 
 Example (sm_90a, default options):
 
@@ -53,8 +58,10 @@ becomes
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from xdsl.context import Context
@@ -78,13 +85,16 @@ from tileas_py.dialects.ori.instructions import (
 )
 from tileas_py.dialects.ori.sass import (
     SassOp,
+    is_spin_retry,
     mark_spin_retry,
     sass_opcode,
     set_sass_opcode,
 )
 from tileas_py.dialects.ori.uniformity import Uniformity
 from tileas_py.hw.sync.diagnostics import SYNC_MESSAGE_BY_NAME, SyncDiagnostic
+from tileas_py.hw.sync.eiattr import mbarrier_kind
 from tileas_py.hw.sync.sass import (
+    CONSERVATIVE_MEMBAR_PREFIX,
     ERRBARS,
     LoweringParts,
     errbar_opcodes,
@@ -112,6 +122,7 @@ from tileas_py.passes.ori.convergence import (
 from tileas_py.ptx.writer import ptx_instruction_text
 
 VOLTA = 70
+HOPPER = 90
 """The first SM with WARPSYNC and BSSY / BSYNC, which the expansion emits."""
 NOT_SUPPORTED = "ExpandSyncInstLate option is not supported on this architecture."
 ELECT_LOOP_OPCODES = ("UTMALDG", "UBLKCP.S.G", "UTMAREDG")
@@ -208,6 +219,23 @@ class _Expansion:
     @property
     def sm(self) -> int:
         return sm_version(self.arch)
+
+    @cached_property
+    def conservative_membars(self) -> bool:
+        """Whether gpu / sys memory barriers keep a `MEMBAR.ALL.CTA` before them: under
+        `-c` or `-g`, and from sm_90 on (hardware mbarriers) in a function that works on
+        mbarriers."""
+        return (
+            self.options.compile_only
+            or self.options.debug
+            or (
+                self.sm >= HOPPER
+                and any(
+                    mbarrier_kind(i.opcode.data) is not None
+                    for i in instructions(self.func)
+                )
+            )
+        )
 
     def run(self) -> None:
         uniformity = Uniformity(self.func)
@@ -310,44 +338,66 @@ class _Expansion:
     # -- SYNC.CONVERGE: BSSY / BSYNC around divergent regions ------------------------------
 
     def insert_reconvergence(self, uniformity: Uniformity) -> None:
-        done: set[Block] = set()
-        regions: list[set[Block]] = []
-        while True:
-            cfg = ControlFlowGraph(self.func)
-            for block in cfg.blocks:
-                terminator = block.last_op
-                if (
-                    block in done
-                    or not isinstance(terminator, InstructionOp)
-                    or not uniformity.is_divergent(terminator)
-                ):
-                    continue
-                done.add(block)
-                join = cfg.immediate_post_dominator(block)
-                if join is None or _only_returns(join):
-                    continue
-                region = _region(cfg, block, join)
-                if not any(
-                    self.needs_reconvergence(inst)
-                    for b in region
-                    for inst in block_instructions(b)
-                ):
-                    continue
-                depth = sum(block in r for r in regions)
-                self.wrap(block, terminator, join, region, depth)
-                regions.append(region | {block})
-                break
-            else:
-                return
+        """Wrap every divergent region that needs it; the regions are found on the CFG as
+        read, and a region's BSYNC block joins every region around it (linear: no CFG is
+        rebuilt per region)."""
+        cfg = ControlFlowGraph(self.func)
+        wrapped: list[tuple[Block, InstructionOp, Block, set[Block]]] = []
+        for block in cfg.blocks:
+            terminator = block.last_op
+            if not isinstance(terminator, InstructionOp) or not uniformity.is_divergent(
+                terminator
+            ):
+                continue
+            join = cfg.immediate_post_dominator(block)
+            if join is None or _only_returns(join):
+                continue
+            region = _region(cfg, block, join)
+            if self.reconverges(region, join):
+                wrapped.append((block, terminator, join, region))
+        regions = [region | {block} for block, _, _, region in wrapped]
+        for index, (block, terminator, join, region) in enumerate(wrapped):
+            depth = sum(block in r for r in regions[:index])
+            sync_block = self.wrap(block, terminator, join, region, depth)
+            if sync_block is None:
+                continue
+            for other in regions:
+                if block in other:
+                    other.add(sync_block)
+            for _, _, _, other_region in wrapped[index + 1 :]:
+                if block in other_region:
+                    other_region.add(sync_block)
+
+    def reconverges(self, region: set[Block], join: Block) -> bool:
+        """Whether ptxas wraps a divergent region in BSSY / BSYNC: always, unless the
+        program synchronizes the warp inside it (a CTA barrier, a full-mask warp-level op:
+        the warp must then arrive whole, and a `WARPSYNC` suffices), or its warp-level
+        ops of partial masks meet a full `bar.warp.sync` at the join; an
+        `mbarrier.init` or an elected bulk copy in it always needs the BSSY."""
+        insts = [i for b in region for i in block_instructions(b)]
+        if any(_is_init(i) for i in insts):
+            # ptxas keeps its init-only ifs without reconvergence at -O0.
+            return self.options.opt_level > 0
+        if any(self.needs_reconvergence(i) for i in insts):
+            return True
+        if any(_spin_loop(b) is not None or _is_retry(b) for b in region):
+            return False  # every thread leaves an mbarrier wait loop
+        if any(self.synchronizes_warp(i) for i in insts):
+            return False
+        partial = any(member_mask(i) is not None for i in insts)
+        return not (partial and _starts_with_full_warp_sync(join))
+
+    def synchronizes_warp(self, inst: InstructionOp) -> bool:
+        """An instruction the program runs with the whole warp, which ptxas meets with a
+        `WARPSYNC` (at -O0 warp-level ops take the collective path instead)."""
+        if self.options.opt_level == 0 and member_mask(inst) is not None:
+            return False
+        return needs_whole_warp(inst)
 
     def needs_reconvergence(self, inst: InstructionOp) -> bool:
-        parts = opcode_parts(inst)
-        if isinstance(inst, MbarrierOp) and parts[1] == "init":
-            return self.options.opt_level > 0
-        own = self.own_opcode(inst) if parts[0] == "cp" else None
-        return (own is not None and own.startswith(ELECT_LOOP_OPCODES)) or (
-            has_full_mask(inst) and parts[:2] != ["bar", "warp"]
-        )
+        """An elected bulk copy (its issue loop needs the warp back together)."""
+        own = self.own_opcode(inst) if opcode_parts(inst)[0] == "cp" else None
+        return own is not None and own.startswith(ELECT_LOOP_OPCODES)
 
     def wrap(
         self,
@@ -356,12 +406,19 @@ class _Expansion:
         join: Block,
         region: set[Block],
         depth: int,
-    ) -> None:
+    ) -> Block | None:
+        """Put the BSSY before the region and its BSYNC in a new block before the join;
+        return that block (None: not wrapped)."""
         suffix = ".RECONVERGENT" if self.sm >= 100 else ""
-        before_branch = branch.prev_op
-        anchor = before_branch if isinstance(before_branch, InstructionOp) else branch
+        entry = _loop_entry(branch_block, region) if branch_block in region else branch
+        if entry is None:
+            return None  # a loop entered from several places: not wrapped
+        before_entry = entry.prev_op
+        anchor = before_entry if isinstance(before_entry, InstructionOp) else entry
         bssy = new_sass(f"BSSY{suffix}", anchor, [ImmAttr(depth)])
-        branch_block.insert_op_before(bssy, branch)
+        entry_block = entry.parent_block()
+        assert entry_block is not None
+        entry_block.insert_op_before(bssy, entry)
         sync_block = Block()
         region_end = join.prev_block
         body = (
@@ -373,7 +430,8 @@ class _Expansion:
             if region_end is not None and region_end in region
             else []
         )
-        at: Operation = body[-1] if body else branch
+        # A loop reconverges where its branch leaves it, an if after its last instruction.
+        at: Operation = branch if branch_block in region or not body else body[-1]
         bsync = new_sass(f"BSYNC{suffix}", at, [ImmAttr(depth)])
         sync_block.add_ops([bsync, FallthroughOp(join)])
         parent = join.parent
@@ -386,6 +444,7 @@ class _Expansion:
                 if successor is join:
                     terminator.successors[i] = sync_block
         self.bsync_of[bsync] = bssy
+        return sync_block
 
     # -- the instructions ---------------------------------------------------------------
 
@@ -403,10 +462,17 @@ class _Expansion:
             return
         parts = opcode_parts(inst)
         at_o0 = self.options.opt_level == 0
-        if parts[:2] == ["bar", "warp"]:
-            self.expand_warp_sync(inst, diverged or at_o0)
+        if at_o0 and member_mask(inst) is not None:
+            # -O0 takes the collective path for every warp-level op, whatever the mask.
+            insert_before(inst, [new_sass("WARPSYNC.COLLECTIVE", inst)])
+            insert_after(inst, [new_sass("ENDCOLLECTIVE", inst)])
+            if parts[:2] == ["bar", "warp"]:
+                set_sass_opcode(inst, "")
+                return
+        elif parts[:2] == ["bar", "warp"]:
+            self.expand_warp_sync(inst, diverged)
             return
-        if needs_whole_warp(inst) and (
+        elif needs_whole_warp(inst) and (
             diverged or (at_o0 and isinstance(inst, BarrierOp))
         ):
             insert_before(inst, [new_sass("WARPSYNC.ALL", inst)])
@@ -440,8 +506,14 @@ class _Expansion:
                 [s for s in self.spec_list(lowered.after, inst) if s[0] == "CCTL.IVALL"]
             ]
         set_sass_opcode(inst, own or "")
-        self.insert_specs(inst, [s for group in before for s in group], before=True)
-        self.insert_specs(inst, [s for group in after for s in group], before=False)
+        flat_before = [s for group in before for s in group]
+        flat_after = [s for group in after for s in group]
+        if self.conservative_membars:
+            flat_before, flat_after = _with_conservative_membars(
+                flat_before, own, flat_after
+            )
+        self.insert_specs(inst, flat_before, before=True)
+        self.insert_specs(inst, flat_after, before=False)
         if parts[:2] == ["barrier", "cluster"] and self.sm >= 100:
             test = inst.prev_op
             while isinstance(test, SassOp) and test.opcode.data != "BRA.U":
@@ -501,9 +573,41 @@ class _Expansion:
         self.insert_specs(call, [_spec(o) for o in after], before=False)
 
 
+_GPU_OR_SYS_MEMBAR = re.compile(r"MEMBAR\.(SC|ALL)\.(GPU|SYS)")
+
+
+def _with_conservative_membars(
+    before: list[SassSpec], own: str | None, after: list[SassSpec]
+) -> tuple[list[SassSpec], list[SassSpec]]:
+    """`before` and `after` with `MEMBAR.ALL.CTA` before every gpu / sys memory barrier of
+    the expansion (the instruction's own opcode included) that lacks one."""
+    sequence: list[SassSpec | None] = [*before, None, *after]
+    result: list[SassSpec | None] = []
+    for spec in sequence:
+        opcode = own if spec is None else spec[0]
+        previous = result[-1] if result else None
+        if (
+            opcode is not None
+            and _GPU_OR_SYS_MEMBAR.fullmatch(opcode)
+            and (previous is None or previous[0] != CONSERVATIVE_MEMBAR_PREFIX)
+        ):
+            result.append(_spec(CONSERVATIVE_MEMBAR_PREFIX))
+        result.append(spec)
+    split = result.index(None)
+    return (
+        [s for s in result[:split] if s is not None],
+        [s for s in result[split + 1 :] if s is not None],
+    )
+
+
+def _is_init(inst: InstructionOp) -> bool:
+    return isinstance(inst, MbarrierOp) and opcode_parts(inst)[1] == "init"
+
+
 def _spin_loop(block: Block) -> tuple[InstructionOp, BraOp] | None:
-    """The wait and branch of `W: mbarrier.{try,test}_wait %p, ...; @!%p bra W`."""
-    body = list(block_instructions(block))
+    """The wait and branch of `W: mbarrier.{try,test}_wait %p, ...; @!%p bra W` (the
+    SASS added to it, a `YIELD`, left aside)."""
+    body = [i for i in block_instructions(block) if not isinstance(i, SassOp)]
     if len(body) != 2:
         return None
     wait, branch = body
@@ -536,16 +640,45 @@ def _only_returns(block: Block) -> bool:
     )
 
 
+def _loop_entry(latch: Block, body: set[Block]) -> Operation | None:
+    """Where a divergent loop whose branch is in `latch` is entered: the terminator of
+    the one block outside the loop that runs into its header (None if there are several)."""
+    outside = {p for b in body for p in b.predecessors() if p not in body}
+    if len(outside) != 1:
+        return None
+    (preheader,) = outside
+    return preheader.last_op
+
+
+def _is_retry(block: Block) -> bool:
+    """The out-of-line retry of a rotated spin loop."""
+    branch = block.last_op
+    return (
+        isinstance(branch, BraOp) and branch.target is block and is_spin_retry(branch)
+    )
+
+
+def _starts_with_full_warp_sync(block: Block) -> bool:
+    """Whether the block's first instruction is a full-mask `bar.warp.sync`."""
+    first = next(iter(block_instructions(block)), None)
+    return (
+        first is not None
+        and opcode_parts(first)[:2] == ["bar", "warp"]
+        and has_full_mask(first)
+    )
+
+
 def _region(cfg: ControlFlowGraph, branch_block: Block, join: Block) -> set[Block]:
     """The blocks a divergent branch reaches before its immediate post-dominator."""
     region: set[Block] = set()
     stack = [s for s in cfg.successors_of(branch_block) if s is not join]
     while stack:
         block = stack.pop()
-        if block in region or block is branch_block:
+        if block in region:
             continue
         region.add(block)
-        stack.extend(s for s in cfg.successors_of(block) if s is not join)
+        if block is not branch_block:  # a loop's branch closes its body
+            stack.extend(s for s in cfg.successors_of(block) if s is not join)
     return region
 
 

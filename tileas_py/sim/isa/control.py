@@ -1,9 +1,11 @@
 """Control flow: branches, calls, returns, exits, and the instructions that only hint.
 
-A branch sends the threads whose guard holds to its target; the scheduler has already
-moved every thread of the group to the fall-through. `call` pushes the return PC on the
-thread's call stack and copies the `.param` arguments into the callee's parameters; `ret`
-copies the return values back. `exit`, and `ret` from the kernel, end the thread.
+A branch sends the threads whose guard holds to its target (`brx.idx`: the label its index
+picks from a `.branchtargets` list); the scheduler has already moved every thread of the
+group to the fall-through. `call` pushes the return PC on the thread's call stack and copies
+the arguments into the callee's parameters (a `.param` variable into a `.param` parameter,
+a register or immediate into a `.reg` one); `ret` copies the return values back. `exit`,
+and `ret` from the kernel, end the thread.
 PTX ISA, "Control Flow Instructions": https://docs.nvidia.com/cuda/parallel-thread-execution/#control-flow-instructions
 """
 
@@ -16,9 +18,25 @@ import numpy.typing as npt
 
 from tileas_py.dialects.ori.attributes import FunctionKind
 from tileas_py.sim.isa import Unsupported, semantics
-from tileas_py.sim.isa.operands import Operand, Paren, Sym
+from tileas_py.sim.isa.operands import (
+    Imm,
+    Operand,
+    Paren,
+    Reg,
+    Sym,
+    reader,
+    writer,
+)
 from tileas_py.sim.machine import MAX_CALL_DEPTH
-from tileas_py.sim.program import Action, Function, Instruction, Symbol
+from tileas_py.sim.program import (
+    Action,
+    Function,
+    Instruction,
+    Parameter,
+    Register,
+    Symbol,
+)
+from tileas_py.sim.ptx_types import ptx_type
 
 if TYPE_CHECKING:
     from tileas_py.sim.machine import Machine
@@ -32,6 +50,30 @@ def compile_bra(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
 
     def branch(m: Machine, lanes: Lanes) -> None:
         m.pc[lanes] = target
+
+    return branch
+
+
+@semantics("brx", klass="control")
+def compile_brx(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
+    """`brx.idx index, list`: each thread goes to the label its `.u32` index picks; an
+    index past the list is undefined behaviour in PTX, and stops the run."""
+    index = reader(m, inst, ops[0], ptx_type("u32"))
+    targets = np.array(inst.targets, dtype=np.int64)
+
+    def branch(m: Machine, lanes: Lanes) -> None:
+        if lanes.size == 0:
+            return
+        picked = index(m, lanes).astype(np.int64)
+        outside = picked >= targets.size
+        if outside.any():
+            m.fail(
+                f"brx.idx index {int(picked[outside][0])} is past the "
+                f"{targets.size} labels of its .branchtargets list "
+                f"({m.describe_lanes(lanes[outside])})",
+                inst,
+            )
+        m.pc[lanes] = targets[picked]
 
     return branch
 
@@ -90,27 +132,18 @@ def compile_call(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         raise Unsupported("calling a kernel")
     if len(arguments) != len(function.params) or len(returns) != len(function.returns):
         raise Unsupported(f"argument count does not match '{function.name}'")
-    argument_symbols = [_frame_symbol(m, inst, a) for a in arguments]
-    return_symbols = [_frame_symbol(m, inst, r) for r in returns]
-    params = function.params
-    results = function.returns
-    frame = m.frame
-
-    def copy(
-        lanes: Lanes, sources: list[int], targets: list[int], sizes: list[int]
-    ) -> None:
-        base = lanes * frame.size
-        for source, target, size in zip(sources, targets, sizes, strict=True):
-            for byte in range(size):
-                frame.data[base + target + byte] = frame.data[base + source + byte]
+    pass_arguments = [
+        _transfer(m, inst, a, p, into_callee=True)
+        for a, p in zip(arguments, function.params, strict=True)
+    ]
+    pass_results = [
+        _transfer(m, inst, r, p, into_callee=False)
+        for r, p in zip(returns, function.returns, strict=True)
+    ]
 
     def copy_results(m: Machine, lanes: Lanes) -> None:
-        copy(
-            lanes,
-            [r.address for r in results],
-            [s.address for s in return_symbols],
-            [r.size for r in results],
-        )
+        for transfer in pass_results:
+            transfer(m, lanes)
 
     def call(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
@@ -121,12 +154,8 @@ def compile_call(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
             # A function's registers, parameters and locals have one place per thread:
             # a second activation would overwrite the first's.
             m.fail(f"recursive call to '{function.name}' is not supported", inst)
-        copy(
-            lanes,
-            [s.address for s in argument_symbols],
-            [p.address for p in params],
-            [p.size for p in params],
-        )
+        for transfer in pass_arguments:
+            transfer(m, lanes)
         m.call_stack[lanes, m.call_depth[lanes]] = inst.next_pc
         m.call_site[lanes, m.call_depth[lanes]] = inst.pc
         m.call_depth[lanes] += 1
@@ -148,6 +177,42 @@ def _active(m: Machine, lanes: Lanes, inst: Instruction, function: Function) -> 
         m.program.instructions[int(site)].function is function
         for site in sites.tolist()
     )
+
+
+def _transfer(
+    m: Machine,
+    inst: Instruction,
+    operand: Operand,
+    param: Parameter,
+    *,
+    into_callee: bool,
+) -> Action:
+    """Copy one argument into its parameter (`into_callee`) or one result out of it: a
+    `.param` variable to or from a `.param` parameter, byte by byte in the frame; a
+    register (or, into the callee, an immediate) to or from a `.reg` one, as a value of
+    the parameter's type."""
+    if isinstance(param, Register):
+        if not (isinstance(operand, Reg) or (into_callee and isinstance(operand, Imm))):
+            raise Unsupported(f"'{param.name}' is a .reg parameter: pass a register")
+        if into_callee:
+            read = reader(m, inst, operand, param.type)
+            write = writer(m, inst, Reg(param.index), param.type)
+        else:
+            read = reader(m, inst, Reg(param.index), param.type)
+            write = writer(m, inst, operand, param.type)
+        return lambda m, lanes: write(m, lanes, read(m, lanes))
+    symbol = _frame_symbol(m, inst, operand)
+    source, target = (symbol, param) if into_callee else (param, symbol)
+    frame = m.frame
+
+    def copy(m: Machine, lanes: Lanes) -> None:
+        base = lanes * frame.size
+        for byte in range(param.size):
+            frame.data[base + target.address + byte] = frame.data[
+                base + source.address + byte
+            ]
+
+    return copy
 
 
 def _frame_symbol(m: Machine, inst: Instruction, operand: Operand) -> Symbol:
