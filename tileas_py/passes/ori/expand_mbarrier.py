@@ -50,6 +50,7 @@ from tileas_py.dialects.ori.instructions import (
     MbarrierOp,
     MbarrierWaitOp,
 )
+from tileas_py.dialects.ori.module_ops import PragmaOp, pragmas_of
 from tileas_py.dialects.ori.uniformity import Uniformity
 from tileas_py.passes.ori.common import (
     block_instructions,
@@ -176,6 +177,7 @@ def _expand_wait(func: FuncOp, wait: MbarrierWaitOp) -> None:
     """`_mbarrier.try_wait` -> `W: mbarrier.try_wait %p, ...; @!%p bra W`."""
     block = wait.parent_block()
     assert block is not None
+    pragmas = pragmas_of(wait)
     rest = block.split_before(wait)
     predicate = _fresh_predicate(func)
     loop = Block()
@@ -191,7 +193,9 @@ def _expand_wait(func: FuncOp, wait: MbarrierWaitOp) -> None:
     branch = BraOp("bra", guard=predicate, guard_negated=True, successors=[loop, rest])
     branch.location = wait.location
     wait.detach()
-    loop.add_ops([native, branch])
+    for pragma in pragmas:
+        pragma.detach()
+    loop.add_ops([*pragmas, native, branch])
     if wait.guard is None:
         block.add_op(FallthroughOp(loop))
     else:
@@ -231,6 +235,9 @@ def _predicate_init_only_branches(func: FuncOp, uniformity: Uniformity) -> None:
         condition = branch.guard
         runs_when_negated = branch.guard_negated is None
         divergent = uniformity.is_divergent(branch)
+        for pragma in [op for op in body.ops if isinstance(op, PragmaOp)]:
+            pragma.detach()
+            block.insert_op_before(pragma, branch)
         for inst in insts:
             predicated = type(inst)(
                 inst.opcode.data,

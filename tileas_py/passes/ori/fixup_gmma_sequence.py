@@ -56,6 +56,7 @@ from tileas_py.dialects.ori.instructions import (
     WgmmaFenceOp,
     WgmmaMmaAsyncOp,
 )
+from tileas_py.dialects.ori.module_ops import start_of
 from tileas_py.passes.ori.gmma import (
     CallKind,
     Code,
@@ -193,4 +194,4 @@ def _arrive(near: Operation) -> WarpgroupArriveOp:
 def _insert_before(op: Operation, new: Operation) -> None:
     block = op.parent_block()
     assert block is not None
-    block.insert_op_before(new, op)
+    block.insert_op_before(new, start_of(op))

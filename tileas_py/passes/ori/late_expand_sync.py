@@ -74,6 +74,7 @@ from tileas_py.dialects.ori.instructions import (
     RetOp,
     TerminatorInstructionOp,
 )
+from tileas_py.dialects.ori.module_ops import pragmas_of, start_of
 from tileas_py.dialects.ori.sass import SassOp, sass_opcode, set_sass_opcode
 from tileas_py.dialects.ori.uniformity import Uniformity
 from tileas_py.hw.sync.diagnostics import SYNC_MESSAGE_BY_NAME, SyncDiagnostic
@@ -292,7 +293,9 @@ class _Expansion:
             successors=[retry, after_loop],
         )
         retry_branch.location = branch.location
-        retry.add_ops([retry_wait, retry_branch])
+        retry.add_ops(
+            [*(p.clone() for p in pragmas_of(wait)), retry_wait, retry_branch]
+        )
         parent = position.parent
         assert parent is not None
         parent.insert_block_after(retry, position)
@@ -435,7 +438,7 @@ class _Expansion:
         self.insert_specs(inst, [s for group in before for s in group], before=True)
         self.insert_specs(inst, [s for group in after for s in group], before=False)
         if parts[:2] == ["barrier", "cluster"] and self.sm >= 100:
-            test = inst.prev_op
+            test = start_of(inst).prev_op
             while isinstance(test, SassOp) and test.opcode.data != "BRA.U":
                 test = test.prev_op
             previous = test.prev_op if test is not None else None
