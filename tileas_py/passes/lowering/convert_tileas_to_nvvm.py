@@ -15,8 +15,10 @@ https://mlir.llvm.org/docs/DialectConversion/). In order:
 1. the target: the module's `#nvvm.target` if it has one, else the chip of its
    `nv_tileaa.target_spec` (sm 90 and later: the arch-conditional `sm_90a`, `sm_100a`,
    ...), else the `chip` option; the module gets `nvvm.target` with that chip;
-2. per kernel, each tile split across the CTAs of the cluster becomes the piece its CTA
-   holds, tiled accesses offset by the cluster rank (`cta.split_into_pieces`; what
+2. per kernel, the OCG enter / leave directives of its ops become pragmas around them
+   (`tileas_to_nvvm/ocg_knobs.py`; the fence, arrive and barrier patterns put an op's
+   pragmas right before its instruction), each tile split across the CTAs of the
+   cluster becomes the piece its CTA holds, tiled accesses offset by the cluster rank (`cta.split_into_pieces`; what
    would move data between CTAs is reported), then shared memory is planned
    (`kernel.plan_shared_memory`);
 3. the patterns run to a fixed point;
@@ -75,6 +77,9 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
     declare_shared_buffer,
     holds_tiles,
     plan_shared_memory,
+)
+from tileas_py.passes.lowering.tileas_to_nvvm.ocg_knobs import (
+    materialize_directives,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.persistent import (
     declare_persistent_grid,
@@ -186,6 +191,7 @@ class ConvertTileasToNvvmPass(ModulePass):
             if isinstance(function, tile_ops.KernelOp | nv_tileaa.FuncOp) or (
                 isinstance(function, func.FuncOp) and holds_tiles(function)
             ):
+                materialize_directives(function)
                 split_into_pieces(function)
                 pipeline_wgmma(function)
                 plan_registers(

@@ -71,6 +71,10 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
     SharedRequest,
     shared_buffer_name,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.ocg_knobs import (
+    emit_pragmas_before,
+    take_pragmas,
+)
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
     WARP_SIZE,
     agent_key,
@@ -356,10 +360,12 @@ class LowerProducerCommit(RewritePattern):
                 "producer_commit: only pipelines whose slots are filled by TMA (a "
                 "tiled_load copied into the acquired slot) are supported",
             )
+        knobs = take_pragmas(rewriter, op)
         state = State(rewriter, op.pipeline, PRODUCER)
         full = state.barrier(rewriter, FULL)
         leader = agent_leader(rewriter, op)
         bytes_ = constant(rewriter, stage_bytes(t))
+        emit_pragmas_before(rewriter, knobs)
         rewriter.insert(nvvm_mbarrier.MBarrierArriveExpectTxOp(full, bytes_, leader))
         state.advance(rewriter)
         rewriter.erase(op)
@@ -387,12 +393,14 @@ def acquire(rewriter: PatternRewriter, pipeline: SSAValue) -> list[SSAValue]:
     return addresses
 
 
-def release(rewriter: PatternRewriter, pipeline: SSAValue) -> None:
-    """Arrive on the release cursor's empty barrier."""
+def release(
+    rewriter: PatternRewriter, pipeline: SSAValue, knobs: Sequence[str] = ()
+) -> None:
+    """Arrive on the release cursor's empty barrier (`knobs`: the pragmas of the arrive)."""
     state = State(rewriter, pipeline, RELEASE)
-    rewriter.insert(
-        nvvm_mbarrier.MBarrierArriveOp(state.barrier(rewriter, EMPTY), with_state=False)
-    )
+    empty = state.barrier(rewriter, EMPTY)
+    emit_pragmas_before(rewriter, knobs)
+    rewriter.insert(nvvm_mbarrier.MBarrierArriveOp(empty, with_state=False))
     state.advance(rewriter)
 
 
@@ -405,7 +413,7 @@ class LowerConsumerRelease(RewritePattern):
     ) -> None:
         if parts(op.pipeline) is None:
             return
-        release(rewriter, op.pipeline)
+        release(rewriter, op.pipeline, take_pragmas(rewriter, op))
         rewriter.erase(op)
 
 
