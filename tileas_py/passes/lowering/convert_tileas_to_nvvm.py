@@ -15,12 +15,12 @@ https://mlir.llvm.org/docs/DialectConversion/). In order:
 1. the target: the module's `#nvvm.target` if it has one, else the chip of its
    `nv_tileaa.target_spec` (sm 90 and later: the arch-conditional `sm_90a`, `sm_100a`,
    ...), else the `chip` option; the module gets `nvvm.target` with that chip;
-2. per kernel, the OCG enter / leave directives of its ops become pragmas around them
-   (`tileas_to_nvvm/ocg_knobs.py`; the fence, arrive and barrier patterns put an op's
-   pragmas right before its instruction), each tile split across the CTAs of the
-   cluster becomes the piece its CTA holds, tiled accesses offset by the cluster rank (`cta.split_into_pieces`; what
-   would move data between CTAs is reported), then shared memory is planned
-   (`kernel.plan_shared_memory`);
+2. per kernel, each tile split across the CTAs of the cluster becomes the piece its CTA
+   holds, tiled accesses offset by the cluster rank (`cta.split_into_pieces`; what
+   would move data between CTAs is reported), the OCG enter / leave directives of its
+   ops become pragmas around them (`tileas_to_nvvm/ocg_knobs.py`: the fence, arrive and
+   barrier patterns put an op's knob and enter directives right before the instruction
+   they emit), then shared memory is planned (`kernel.plan_shared_memory`);
 3. the patterns run to a fixed point;
 4. an op still holding tile values is reported, once, at its location:
    `'nv_tileas.xxx' is not supported by convert-tileas-to-nvvm`;
@@ -191,9 +191,9 @@ class ConvertTileasToNvvmPass(ModulePass):
             if isinstance(function, tile_ops.KernelOp | nv_tileaa.FuncOp) or (
                 isinstance(function, func.FuncOp) and holds_tiles(function)
             ):
-                materialize_directives(function)
                 split_into_pieces(function)
                 pipeline_wgmma(function)
+                materialize_directives(function)
                 plan_registers(
                     function, self.producer_registers, self.consumer_registers
                 )

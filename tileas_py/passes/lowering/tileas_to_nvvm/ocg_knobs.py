@@ -51,12 +51,20 @@ def is_anchor(op: Operation) -> bool:
     return op.has_trait(AsyncFenceOrArrive) or op.has_trait(BarrierOp)
 
 
+def fence_code_knob(op: Operation) -> llvm.InlineAsmOp | None:
+    """The FenceCode knob `tileas-insert-OCG-knobs` put right before `op`, if any."""
+    knob = op.prev_op
+    if isinstance(knob, llvm.InlineAsmOp) and knob.asm_string.data == FENCE_CODE_KNOB:
+        return knob
+    return None
+
+
 def take_pragmas(rewriter: PatternRewriter, op: Operation) -> tuple[str, ...]:
     """The pragmas of a fence, arrive or barrier op, in order: its FenceCode knob (erased
     from before it) and its enter directives (removed from it)."""
     texts: list[str] = []
-    knob = op.prev_op
-    if isinstance(knob, llvm.InlineAsmOp) and knob.asm_string.data == FENCE_CODE_KNOB:
+    knob = fence_code_knob(op)
+    if knob is not None:
         texts.append(FENCE_CODE_KNOB)
         rewriter.erase(knob)
     texts.extend(pragma_asm(d) for d in _directives(op, ENTER_DIRECTIVES))
