@@ -8,6 +8,7 @@ barriers, persistent kernels, NVVM with inline asm) is checked, and no knob is l
 the way: the PTX has at least as many as the tile IR.
 """
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ FENCE_CODE_ASM = '".pragma \\22next knob FenceCode\\22;\\0A"'
 def followers(ptx: str) -> list[str]:
     """The line right after each FenceCode pragma, stripped."""
     lines = [line.strip() for line in ptx.splitlines()]
-    return [after for line, after in zip(lines, lines[1:]) if line == FENCE_CODE_LINE]
+    return [after for line, after in pairwise(lines) if line == FENCE_CODE_LINE]
 
 
 def mnemonic(instruction: str) -> str:

@@ -9,6 +9,7 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#directives
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeGuard
 
 from xdsl.dialects.builtin import (
     I64,
@@ -19,7 +20,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Block, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -137,7 +138,7 @@ NEXT_KNOB_PREFIX = "next "
 instruction right after it: ptxas's OCG reads it as a knob of that one instruction."""
 
 
-def is_next_pragma(op: Operation | None) -> bool:
+def is_next_pragma(op: Operation | None) -> TypeGuard[PragmaOp]:
     """An `ori.pragma` that belongs to the instruction after it."""
     return (
         isinstance(op, PragmaOp)
@@ -154,6 +155,12 @@ def pragmas_of(op: Operation) -> list[PragmaOp]:
         pragmas.append(previous)
         previous = previous.prev_op
     return pragmas[::-1]
+
+
+def trailing_pragmas(block: Block) -> list[PragmaOp]:
+    """The `next` pragmas at the end of `block`, which belong to what comes next."""
+    last = block.last_op
+    return [*pragmas_of(last), last] if is_next_pragma(last) else []
 
 
 def start_of(op: Operation) -> Operation:

@@ -39,7 +39,7 @@ from tileas_py.dialects.ori.instructions import (
     TerminatorInstructionOp,
     instruction_class,
 )
-from tileas_py.dialects.ori.module_ops import VarOp, is_next_pragma, pragmas_of
+from tileas_py.dialects.ori.module_ops import VarOp, trailing_pragmas
 from tileas_py.passes.lowering.nvvm_to_ori.liveness import Liveness, defining_block
 from tileas_py.passes.lowering.nvvm_to_ori.operands import (
     Address,
@@ -183,8 +183,7 @@ class FunctionLowering:
         if lowering is None:
             fail(op, f"unsupported op '{op.name}'")
         self.op = op
-        last = self.block.last_op
-        pragmas = [*pragmas_of(last), last] if is_next_pragma(last) else []
+        pragmas = trailing_pragmas(self.block)
         lowering(self, op)
         _follow_fallthrough(pragmas)
 

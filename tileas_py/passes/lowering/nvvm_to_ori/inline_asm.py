@@ -23,12 +23,7 @@ from xdsl.utils.exceptions import ParseError
 
 from tileas_py.dialects.ori.attributes import PtxType
 from tileas_py.dialects.ori.function import FallthroughOp, FuncOp, LabelOp, RegOp
-from tileas_py.dialects.ori.module_ops import (
-    PragmaOp,
-    VarOp,
-    is_next_pragma,
-    pragmas_of,
-)
+from tileas_py.dialects.ori.module_ops import VarOp, trailing_pragmas
 from tileas_py.passes.lowering.nvvm_to_ori.function import (
     FunctionLowering,
     fail,
@@ -270,19 +265,11 @@ def _read_snippet(op: llvm.InlineAsmOp, text: str, registers: list[RegOp]) -> Fu
     return functions[0]
 
 
-def _trailing_next_pragmas(block: Block) -> list[PragmaOp]:
-    """The `next` pragmas at the end of `block`: they belong to what comes next."""
-    last = block.last_op
-    if last is None:
-        return []
-    return [*pragmas_of(last), last] if is_next_pragma(last) else []
-
-
 @lowers(llvm.InlineAsmOp)
 def lower_inline_asm(fl: FunctionLowering, op: llvm.InlineAsmOp) -> None:
     # A pragma before the statement belongs to its first instruction, not to the movs
     # that put its operands in registers.
-    pragmas = _trailing_next_pragmas(fl.block)
+    pragmas = trailing_pragmas(fl.block)
     names, registers = _operand_names(fl, op)
     snippet = _read_snippet(op, substitute(op, names), registers)
     by_name = {reg.ptx_name: reg for reg in registers}
