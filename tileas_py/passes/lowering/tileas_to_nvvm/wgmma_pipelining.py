@@ -63,7 +63,10 @@ from tileas_py.dialects.nv_tileas import async_ops
 from tileas_py.dialects.nv_tileas.attrs import PipelineType
 from tileas_py.dialects.nv_tileas.ops import DotOp
 from tileas_py.dialects.nvvm import wgmma as nvvm_wgmma
-from tileas_py.passes.lowering.tileas_to_nvvm.ocg_knobs import fence_code_knob
+from tileas_py.passes.lowering.tileas_to_nvvm.ocg_knobs import (
+    ENTER_DIRECTIVES,
+    fence_code_knob,
+)
 
 DEFERRED = "nv_tileas.deferred_release"
 """On a release that `pipeline_wgmma` has deferred: by how many iterations."""
@@ -154,7 +157,9 @@ def _defer(
         tails: list[Operation] = []
         for release, knob in zip(releases, knobs, strict=True):
             tail = async_ops.ConsumerReleaseOp(release.pipeline)
-            tail.attributes.update(release.attributes)
+            tail.attributes[DEFERRED] = IntegerAttr(lag, i64)
+            if ENTER_DIRECTIVES in release.attributes:
+                tail.attributes[ENTER_DIRECTIVES] = release.attributes[ENTER_DIRECTIVES]
             if knob is not None:
                 tails.append(knob.clone())
             tails.append(tail)
