@@ -4,7 +4,11 @@
 // Dynamic persistent (`nv_tileas.dynamic_persistent`): the kernel is launched on 132 CTAs
 // (its `gemm_persistent_grid` constant) and gets the tile grid (32, 32, 1) as its last
 // three parameters; each CTA loops over every 132nd tile (docs/tileas-to-ptx.md,
-// "Launching a persistent kernel"). The pipeline and its mbarriers outlive the tiles.
+// "Launching a persistent kernel"). The pipeline and its mbarriers outlive the tiles:
+// their phases carry on from tile to tile. With `tileas-to-ptx{scheduler=dynamic}` the
+// tiles after each CTA's first come from an atomic tile counter in global memory (one
+// more parameter, before the tile grid, that the launcher zeroes): a CTA that finishes
+// early takes the next tile not yet taken.
 //
 // Warp specialised, as CUTLASS's sm90 cooperative kernel and Triton's TMA GEMM: a consumer
 // agent of two warpgroups (its 128x128 accumulator split by rows, warps_per_cta = [8, 1],

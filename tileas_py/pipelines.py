@@ -298,6 +298,9 @@ class TileasToPtxPipeline(ModulePass):
     num_sms: int = 132
     """`tileas-dynamic-persistent`'s launch grid: one CTA per SM."""
 
+    scheduler: str = "static"
+    """`tileas-dynamic-persistent`'s tile scheduler: `static` or `dynamic`."""
+
     producer_registers: int = 40
     """`convert-tileas-to-nvvm`'s budget of the warpgroups that issue no WGMMA."""
 
@@ -313,7 +316,9 @@ class TileasToPtxPipeline(ModulePass):
         from tileas_py.passes.tileas.dynamic_persistent import DynamicPersistentPass
 
         if name == DynamicPersistentPass.name:
-            return DynamicPersistentPass(num_sms=self.num_sms, marked_only=True)
+            return DynamicPersistentPass(
+                num_sms=self.num_sms, marked_only=True, scheduler=self.scheduler
+            )
         if name == ConvertTileasToNvvmPass.name:
             return ConvertTileasToNvvmPass(
                 producer_registers=self.producer_registers,

@@ -29,7 +29,8 @@ def test_columns_come_from_the_op_definitions() -> None:
     ops = {op.name: op for op in NVVM.operations}
     assert targets(ops["nvvm.wgmma.fence.aligned"]) == "sm_90a"
     assert targets(ops["nvvm.mapa"]) == "sm_90+"
-    assert targets(ops["nvvm.tcgen05.shift"]) == "sm_100a, sm_101a, sm_103a"
+    assert targets(ops["nvvm.tcgen05.shift"]) == "sm_100a, sm_103a, sm_110a"
+    assert targets(ops["nvvm.tcgen05.mma"]) == "sm_100a/f, sm_103a/f, sm_110a/f"
     assert targets(ops["nvvm.exit"]) == "any"
     assert verifier(ops["nvvm.exit"]) == "ODS"
     assert verifier(ops["nvvm.setmaxregister"]) == "ODS + rules"

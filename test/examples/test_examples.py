@@ -7,11 +7,13 @@ PTX, 4 m64nNk16 per 64-deep K step (the consumer agent's two warpgroups run the 
 code; the loop is not unrolled), the K
 loop keeping one WGMMA group in flight (`WARPGROUP.DEPBAR.LE gsb0, 0x1`) and the
 warpgroups trading registers (`USETMAXREG`); for the
-NVVM example one per `nvvm.wgmma.mma_async`. The sm_100 example runs the same command;
-its knobs are in the PTX, and `ptxas -arch=sm_100a` assembles it with one FFMA per
-`fma.rn.f32` and no message but the knobs' "unsupported" warnings.
+NVVM example one per `nvvm.wgmma.mma_async`. The Blackwell ones (`*sm100a*.mlir`) run
+the same command to PTX with `tcgen05.mma`, which `ptxas -arch=sm_100a` assembles, with no
+message but the OCG knobs' "unsupported" warnings, into one UTCHMMA / UTCQMMA / UTCIMMA
+(`.2CTA` for a CTA pair) per `tcgen05.mma`; the OCG example's knobs are in the PTX.
 """
 
+import re
 from pathlib import Path
 
 import pytest
@@ -69,30 +71,55 @@ def test_hopper_example_assembles_cleanly(example: Path, tmp_path: Path) -> None
         assert len(hgmma) == example.read_text().count("nvvm.wgmma.mma_async")
 
 
-def test_sm100_example_assembles_with_its_knobs(tmp_path: Path) -> None:
+BLACKWELL = sorted(EXAMPLES.glob("*sm100a*.mlir"))
+BLACKWELL_MMAS = {
+    "gemm_sm100a": ["UTCHMMA"] * 4,
+    "gemm_2cta_sm100a": ["UTCHMMA.2CTA"] * 4,
+    "ocg_knobs_sm100a": ["UTCIMMA"] * 4,
+}
+"""Each example's MMAs in the SASS: one K step of the (not unrolled) loop, 4 MMAs."""
+
+
+def test_there_are_the_blackwell_examples() -> None:
+    assert {p.stem for p in BLACKWELL} == set(BLACKWELL_MMAS)
+
+
+@pytest.mark.parametrize("example", BLACKWELL, ids=[p.stem for p in BLACKWELL])
+def test_blackwell_example_assembles_into_tensor_core_mmas(
+    example: Path, tmp_path: Path
+) -> None:
+    ptx = tmp_path / example.with_suffix(".ptx").name
+    args = [str(example), "-p", "tileas-to-ptx", "-t", "ptx", "-o", str(ptx)]
+    assert run_tool(args) == 0
+    code = ptx.read_text()
+    assert ".target sm_100a" in code
+    result = run_ptxas(ptx, arch="sm_100a")
+    assert result.ok, "\n".join(result.messages)
+    unexpected = [m for m in result.messages if "unsupported" not in m]
+    assert not [m for m in unexpected if "warning" in m or "error" in m]
+    sass = disassemble(ptx.with_suffix(".cubin"))
+    mmas = [line.split()[0] for line in sass if re.match(r"UTC[HQI]MMA", line)]
+    assert mmas == BLACKWELL_MMAS[example.stem]
+    assert code.count("tcgen05.mma.cta_group") == len(mmas)
+
+
+def test_sm100_example_has_its_knobs(tmp_path: Path) -> None:
     example = EXAMPLES / "ocg_knobs_sm100a.mlir"
     tiles = tmp_path / "tiles.mlir"
     args = [str(example), "-p", "tileas-to-ptx{stop-after=tileas}", "-o", str(tiles)]
     assert run_tool(args) == 0
     text = tiles.read_text()
     assert text.count("global knob SchedResBusyXU64=1") == 1
-    assert text.count("next knob FenceCode") == 2
+    # Before each producer commit and consumer release of the three pipelines.
+    assert text.count("next knob FenceCode") == 6
     assert "nv_tileas.async.pipeline.agent_switch" in text
     ptx = tmp_path / "ocg_knobs_sm100a.ptx"
     args = [str(example), "-p", "tileas-to-ptx", "-t", "ptx", "-o", str(ptx)]
     assert run_tool(args) == 0
     code = ptx.read_text()
-    assert ".target sm_100a" in code
     assert code.count('.pragma "global knob SchedResBusyXU64=1";') == 1
-    assert code.count('.pragma "next knob FenceCode";') == 2
-    # 32 x 32 x 32 per K step over 128 threads: 8 elements x 32 FMAs each.
-    assert code.count("fma.rn.f32") == 256
-    result = run_ptxas(ptx, arch="sm_100a")
-    assert result.ok, "\n".join(result.messages)
-    unexpected = [m for m in result.messages if "unsupported" not in m]
-    assert not [m for m in unexpected if "warning" in m or "error" in m]
-    sass = disassemble(ptx.with_suffix(".cubin"))
-    assert sum(line.startswith("FFMA") for line in sass) == 256
+    assert code.count('.pragma "next knob FenceCode";') == 6
+    assert code.count("tcgen05.mma.cta_group::1.kind::i8") == 4
 
 
 def lowered(example: str, tmp_path: Path, *args: str) -> str:
@@ -106,13 +133,21 @@ def test_cluster_example_is_planned_and_clustered(tmp_path: Path) -> None:
         "gemm_cluster_sm90a.mlir", tmp_path, "-p", "tileas-to-ptx{stop-after=tileas}"
     )
     assert "nv_tileas.convert_layout" not in tiles
-    planned = "ctas_per_cluster = [2, 1], split = [1, 1]"
+    planned = "ctas_per_cluster = [2, 1], split = [2, 1]"
     zeros = [line for line in tiles.splitlines() if "arith.constant" in line]
     assert sum(planned in line for line in zeros) == 1  # the one accumulator
     ptx = lowered(
         "gemm_cluster_sm90a.mlir", tmp_path, "-p", "tileas-to-ptx", "-t", "ptx"
     )
     assert ".reqnctapercluster 2, 1, 1" in ptx
+    # A program is a cluster; B's TMA load is multicast to both CTAs.
+    assert "%clusterid.x" in ptx
+    assert "%ctaid" not in ptx
+    loads = [line for line in ptx.splitlines() if "cp.async.bulk.tensor" in line]
+    loads = [line for line in loads if ".global.tile.mbarrier" in line]
+    assert len(loads) == 2
+    assert sum(".multicast::cluster" in line for line in loads) == 1
+    # The CTAs meet after initialising their barriers and before they exit.
     assert ptx.count("barrier.cluster.wait.aligned;") == 2
 
 
@@ -130,3 +165,51 @@ def test_persistent_example_loops_over_program_ids(tmp_path: Path) -> None:
     # The launch grid, for the launcher; the tile grid comes in the last parameters.
     assert ".visible .const .align 4 .b32 gemm_persistent_grid[3] = {132, 1, 1};" in ptx
     assert [f"gemm_param_{i}" in ptx for i in range(3, 6)] == [True] * 3
+
+
+def test_persistent_example_with_the_dynamic_scheduler_assembles(
+    tmp_path: Path,
+) -> None:
+    """`tileas-to-ptx{scheduler=dynamic}`: the tile counter is the fourth parameter, one
+    `atom.global.add` per tile and CTA; ptxas assembles it with no GMMA message."""
+    ptx = tmp_path / "gemm_persistent_dynamic.ptx"
+    example = EXAMPLES / "gemm_persistent_sm90a.mlir"
+    pipeline = "tileas-to-ptx{scheduler=dynamic}"
+    assert run_tool([str(example), "-p", pipeline, "-t", "ptx", "-o", str(ptx)]) == 0
+    text = ptx.read_text()
+    assert ".param .u64 gemm_param_3," in text
+    assert text.count("atom.global.add.u32") == 1
+    result = run_ptxas(ptx)
+    assert result.ok, "\n".join(result.messages)
+    assert not [m for m in result.messages if "warning" in m or "error" in m]
+    assert parse_ptxas_output(result.stdout + result.stderr) == []
+    sass = disassemble(ptx.with_suffix(".cubin"))
+    assert len([line for line in sass if line.startswith("HGMMA.")]) == GEMM_HGMMAS
+    assert any(line.startswith("ATOMG.E.ADD") for line in sass)
+
+
+def test_persistent_cluster_kernel_with_the_dynamic_scheduler_assembles(
+    tmp_path: Path,
+) -> None:
+    """The cluster example made persistent, dynamic scheduler: rank 0 takes each tile for
+    its cluster and writes it into both CTAs (two `st.shared::cluster`); ptxas
+    assembles it with no GMMA message."""
+    source = tmp_path / "gemm_cluster_dynamic.mlir"
+    source.write_text(
+        (EXAMPLES / "gemm_cluster_sm90a.mlir")
+        .read_text()
+        .replace("num_ctas = 2>}", "num_ctas = 2>, nv_tileas.dynamic_persistent}")
+    )
+    ptx = tmp_path / "gemm_cluster_dynamic.ptx"
+    pipeline = "tileas-to-ptx{scheduler=dynamic}"
+    assert run_tool([str(source), "-p", pipeline, "-t", "ptx", "-o", str(ptx)]) == 0
+    text = ptx.read_text()
+    assert text.count("atom.global.add.u32") == 1
+    assert text.count("st.shared::cluster.u32") == 2
+    assert "%nclusterid.x" in text
+    result = run_ptxas(ptx)
+    assert result.ok, "\n".join(result.messages)
+    assert not [m for m in result.messages if "warning" in m or "error" in m]
+    assert parse_ptxas_output(result.stdout + result.stderr) == []
+    sass = disassemble(ptx.with_suffix(".cubin"))
+    assert len([line for line in sass if line.startswith("HGMMA.")]) == GEMM_HGMMAS

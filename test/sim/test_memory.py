@@ -869,6 +869,26 @@ def test_float_atomics() -> None:
     assert 0 <= out[8] < 32
 
 
+def test_float_atomic_add_flushes_f32_subnormals() -> None:
+    """atom.add.f32 and red.add.f32 flush subnormal inputs and results to zero (PTX ISA);
+    atom.add.f64 keeps them."""
+    source = kernel(
+        """\
+  ld.param.u64 %rd1, [out];
+  mov.b32 %f1, 0x00000010;
+  atom.global.add.f32 %f2, [%rd1], %f1;
+  red.global.add.f32 [%rd1+4], %f1;
+  mov.b64 %fd1, 0x0000000000000010;
+  atom.global.add.f64 %fd2, [%rd1+8], %fd1;
+""",
+    )
+    out = np.zeros(4, dtype=np.uint32)
+    out[0] = out[1] = 0x00000020  # a subnormal already in memory
+    run(source, [out], block=1)
+    assert list(out[0:2]) == [0, 0]
+    assert out[2:4].view(np.uint64)[0] == 0x10
+
+
 REDUCTIONS = kernel(
     PRELUDE
     + """\

@@ -4,15 +4,20 @@ instructions, so a kernel carrying them computes exactly what it computes withou
 
 from __future__ import annotations
 
-import re
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
 from ptx_kit import kernel, run
 
 from tileas_py import api
-from tileas_py.hw.ocg_knobs import BUSY_XU64, FENCE_CODE, pragma_asm
-from tileas_py.sim import TensorMap, launch
+from tileas_py.hw.ocg_knobs import (
+    BUSY_XU64,
+    FENCE_CODE,
+    is_fence_code_anchor,
+    pragma_asm,
+)
+from tileas_py.sim import launch
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FENCE_CODE_LINE = pragma_asm(FENCE_CODE).strip()
@@ -82,20 +87,26 @@ def test_a_kernel_with_knobs_runs_as_without_them() -> None:
 
 
 def test_the_sm100_example_runs_exactly_with_its_knobs() -> None:
-    """The knobs' example at 64^3 over 2x2 tiles: its PTX carries the global knob and a
-    FenceCode right before each producer commit's arrive, and C is exact."""
-    text = (EXAMPLES / "ocg_knobs_sm100a.mlir").read_text().replace("1024", "64")
-    module = api.parse_mlir(text, "ocg_knobs_sm100a.mlir")
+    """The knobs' example at 256^3 (2x4 CTAs of 128x64 tiles of C, two K steps of 128):
+    its PTX carries the global knob and a FenceCode right before the arrive or
+    `tcgen05.commit` of each of its six producer commits and consumer releases, and C is
+    exact."""
+    text = (EXAMPLES / "ocg_knobs_sm100a.mlir").read_text()
+    module = api.parse_mlir(text.replace("4096", "256"), "ocg_knobs_sm100a.mlir")
     rng = np.random.default_rng(0)
-    a = rng.integers(-3, 4, size=(64, 64)).astype(np.float32)
-    b = rng.integers(-3, 4, size=(64, 64)).astype(np.float32)
-    c = np.zeros((64, 64), dtype=np.float32)
-    report = launch(module, "fma_gemm", (2, 2), 256, [a, b, TensorMap(c, (32, 32))])
+    a = rng.integers(-128, 128, size=(256, 256)).astype(np.int8)
+    b = rng.integers(-128, 128, size=(256, 256)).astype(np.int8)
+    c = np.zeros((256, 256), dtype=np.int32)
+    report = launch(module, "gemm", (2, 4), 256, [a, b, c])
     assert report.hazards == []
-    assert np.array_equal(c, a.astype(np.float64) @ b.astype(np.float64))
+    assert np.array_equal(c, a.astype(np.int64) @ b.astype(np.int64))
     assert report.ptx.count(BUSY_XU64) == 1
-    arrives = re.findall(
-        re.escape(FENCE_CODE_LINE) + r"\n\s*(@%p\d+ mbarrier\.arrive\.expect_tx)",
-        report.ptx,
-    )
-    assert len(arrives) == report.ptx.count(FENCE_CODE_LINE) == 2
+    lines = [line.strip() for line in report.ptx.splitlines()]
+    after = [b for a, b in pairwise(lines) if a == FENCE_CODE_LINE]
+    assert len(after) == 6
+    assert all(is_fence_code_anchor(_mnemonic(i)) for i in after), after
+
+
+def _mnemonic(instruction: str) -> str:
+    words = instruction.split()
+    return words[1] if words[0].startswith("@") else words[0]

@@ -1,5 +1,5 @@
-"""Every sm_90a example and the NVVM example run in the simulator at a small size: exactly,
-with no hazard. The GEMM of the old lowering, whose empty barriers got twice the arrivals
+"""Every sm_90a and sm_100a example and the NVVM example run in the simulator at a small
+size: exactly, with no hazard. The GEMM of the old lowering, whose empty barriers got twice the arrivals
 they expected, is kept as a regression kernel that the checker must flag.
 
 The examples' GEMMs are 4096^3; their small-size form is the same file with that problem
@@ -99,6 +99,45 @@ def test_register_a_loaded_with_ldmatrix_runs_exactly() -> None:
     assert report.wgmma == 2 * 2 * 2 * 4 * (SMALL // 64)
     assert report.ptx.count("ldmatrix.sync.aligned.m8n8.x4.shared.b16") == 4
     assert report.gmma_messages == []
+
+
+BLACKWELL = {
+    "gemm_sm100a.mlir": ((2, 2), None),
+    "gemm_2cta_sm100a.mlir": ((2, 2), (2, 1, 1)),
+    "ocg_knobs_sm100a.mlir": ((2, 4), None),
+}
+"""The launch of each Blackwell example at 256^3: 128x128 tiles (128x64 for the OCG one);
+the CTA pairs of the 2-CTA one split each 256x128 tile along M."""
+
+
+def test_every_blackwell_example_is_run() -> None:
+    assert set(BLACKWELL) == {p.name for p in EXAMPLES.glob("*sm100a*.mlir")}
+
+
+@pytest.mark.parametrize("example", sorted(BLACKWELL))
+def test_blackwell_example_runs_exactly(example: str) -> None:
+    """Two warps (the producer and the MMA warp) and an epilogue warpgroup: 256 threads.
+    Each K step of 64 (128 for the 8-bit one) is four MMAs, issued once per CTA, or once
+    per pair."""
+    grid, cluster = BLACKWELL[example]
+    module = api.parse_mlir(small_form(example), example)
+    if example.startswith("ocg"):
+        rng = np.random.default_rng(2)
+        a = rng.integers(-128, 128, size=(SMALL, SMALL)).astype(np.int8)
+        b = rng.integers(-128, 128, size=(SMALL, SMALL)).astype(np.int8)
+        c = np.zeros((SMALL, SMALL), dtype=np.int32)
+        exact: npt.NDArray[Any] = a.astype(np.int64) @ b.astype(np.int64)
+        k_steps = SMALL // 128
+    else:
+        a, b, c = _operands()
+        exact = _exact(a, b)
+        k_steps = SMALL // 64
+    report = launch(module, "gemm", grid, 256, [a, b, c], cluster=cluster)
+    assert report.hazards == []
+    assert np.array_equal(c, exact)
+    ctas_per_issue = 1 if cluster is None else 2
+    assert report.tcgen05_mma == grid[0] * grid[1] // ctas_per_issue * k_steps * 4
+    assert report.wgmma == 0
 
 
 @pytest.mark.parametrize("num_sms", [2, 3])

@@ -204,3 +204,29 @@ def test_the_readme_examples_print_what_the_readme_shows(
     assert lines[4].startswith("$ tileas-run test/sim/kernels/hazards/race_shared.ptx")
     assert main(lines[4].split()[2:]) == 1
     assert capsys.readouterr().err.strip() == race_out
+
+
+def test_a_blackwell_example_runs_exactly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The 2-CTA tcgen05 GEMM at 256^3 from the shell: a tile-level .mlir, the tiled_view
+    arguments as arrays, a cluster of 2; the summary counts the pairs' MMAs (2 pairs x 4
+    K steps x 4 = 32, issued by the even CTAs)."""
+    source = tmp_path / "gemm_2cta.mlir"
+    example = (REPO / "examples" / "gemm_2cta_sm100a.mlir").read_text()
+    source.write_text(example.replace("4096", "256"))
+    rng = np.random.default_rng(0)
+    a = rng.integers(-3, 4, size=(256, 256)).astype(np.float16)
+    b = rng.integers(-3, 4, size=(256, 256)).astype(np.float16)
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    out = tmp_path / "c.npy"
+    args = [str(source), "--grid", "2,2", "--block", "256", "--cluster", "2"]
+    args += ["--arg", str(tmp_path / "a.npy"), "--arg", str(tmp_path / "b.npy")]
+    args += ["--arg", "zeros:256x256:float32", "--out", f"2={out}"]
+    assert main(args) == 0, capsys.readouterr().err
+    exact = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+    assert np.array_equal(np.load(out), exact)
+    summary = capsys.readouterr().out
+    assert " 0 wgmma, 32 tcgen05.mma, " in summary
+    assert summary.rstrip().endswith(" 0 hazard(s)")

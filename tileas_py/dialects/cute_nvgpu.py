@@ -9,6 +9,10 @@ of its own. Also here: atom values and their runtime fields (`make_mma_atom`,
 `atom.set_value`), the atom applied to a whole tile (`atom.gemm`), the GMMA shared-memory
 descriptor, `arch.make_warp_uniform`, and the sm100 SMEM -> TMEM (S2T) copy atom
 that the Blackwell 2-CTA / 4-CTA paths read their multicast width from.
+
+The sm100 atom is Blackwell's `tcgen05.mma` (PTX ISA, "TensorCore 5th Generation",
+https://docs.nvidia.com/cuda/parallel-thread-execution/#tcgen05-mma-instructions-mma),
+whose instruction descriptor (`hw.tcgen05_idesc`) it builds.
 """
 
 from __future__ import annotations
@@ -63,6 +67,13 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from tileas_py.dialects.utils import verified
+from tileas_py.hw.tcgen05_idesc import (
+    TYPE_CODES,
+    InstructionDescriptor,
+    MmaKind,
+    shape_error,
+)
+from tileas_py.hw.tcgen05_idesc import K as TCGEN05_K
 
 SHARED_ADDRESS_SPACE = 3
 
@@ -301,6 +312,173 @@ class SM90MmaAtomType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException("frag_kind = rs requires a k-major A operand")
 
 
+TCGEN05_ACCUMULATORS: dict[MmaKind, tuple[str, ...]] = {
+    MmaKind.F16: ("f16", "f32"),
+    MmaKind.TF32: ("f32",),
+    MmaKind.F8F6F4: ("f16", "f32"),
+    MmaKind.I8: ("s32",),
+}
+"""The accumulator types of each tcgen05 kind (PTX ISA, tcgen05.mma "Data types")."""
+
+
+def tcgen05_kind(a: str, b: str) -> MmaKind | None:
+    """The `.kind` of a tcgen05.mma with these A and B types, None when illegal (f16 and
+    bf16 may not be mixed; the i8 and f8f6f4 kinds mix their types)."""
+    if a == b and a in TYPE_CODES[MmaKind.F16]:
+        return MmaKind.F16
+    if a == b and a in TYPE_CODES[MmaKind.TF32]:
+        return MmaKind.TF32
+    for kind in (MmaKind.I8, MmaKind.F8F6F4):
+        if a in TYPE_CODES[kind] and b in TYPE_CODES[kind]:
+            return kind
+    return None
+
+
+@irdl_attr_definition
+class SM100MmaAtomType(ParametrizedAttribute, TypeAttribute):
+    """
+    A Blackwell (sm_100) MMA atom: one `tcgen05.mma.cta_group::G.kind::K` with A and B
+    in shared memory, D in tensor memory: CuTe's `SM100_MMA_F16BF16_SS`,
+    `SM100_MMA_TF32_SS`, `SM100_MMA_F8F6F4_SS` and `SM100_MMA_S8_SS`, and with
+    `cta_group = 2` their `_2x1SM_SS` forms, where a pair of CTAs computes one M x N
+    tile (each CTA holding M / 2 rows of A and D and N / 2 columns of B).
+
+    The kind follows from the element types (A, B, accumulator); the verifier accepts
+    the dense shapes of the PTX ISA (Table 39): M = 64 or 128 with N a multiple of 8 up
+    to 256 for `cta_group = 1`, M = 128 or 256 with N a multiple of 16 up to 256 for
+    `cta_group = 2`; K = 16 (f16, bf16), 8 (tf32), 32 (e4m3 / e5m2, s8 / u8).
+
+    Example: `!cute_nvgpu.sm100.mma<128x256x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1>`
+    """
+
+    name = "cute_nvgpu.sm100.mma"
+
+    m: IntAttr
+    n: IntAttr
+    k: IntAttr
+    a_major: MajorAttr
+    b_major: MajorAttr
+    a_type: TypeAttribute
+    b_type: TypeAttribute
+    acc_type: TypeAttribute
+    cta_group: IntAttr
+
+    def __init__(
+        self,
+        shape: tuple[int, int, int],
+        ab_major: tuple[Major, Major],
+        elem_type: tuple[TypeAttribute, TypeAttribute, TypeAttribute],
+        cta_group: int = 1,
+    ) -> None:
+        m, n, k = shape
+        super().__init__(
+            IntAttr(m),
+            IntAttr(n),
+            IntAttr(k),
+            MajorAttr(ab_major[0]),
+            MajorAttr(ab_major[1]),
+            *elem_type,
+            IntAttr(cta_group),
+        )
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return (self.m.data, self.n.data, self.k.data)
+
+    @property
+    def kind(self) -> MmaKind:
+        kind = tcgen05_kind(
+            element_type_name(self.a_type), element_type_name(self.b_type)
+        )
+        assert kind is not None, "checked by the verifier"
+        return kind
+
+    def instruction_descriptor(self) -> InstructionDescriptor:
+        """The instruction descriptor of this atom's `tcgen05.mma` (PTX ISA Table 42)."""
+        return InstructionDescriptor(
+            self.kind,
+            element_type_name(self.acc_type),
+            element_type_name(self.a_type),
+            element_type_name(self.b_type),
+            m=self.m.data,
+            n=self.n.data,
+            transpose_a=self.a_major.data == Major.MN,
+            transpose_b=self.b_major.data == Major.MN,
+        )
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(f"{self.m.data}x{self.n.data}x{self.k.data}")
+            printer.print_string(
+                f", ab_major = ({self.a_major.data}, {self.b_major.data})"
+                ", elem_type = ("
+            )
+            printer.print_list(
+                (self.a_type, self.b_type, self.acc_type), printer.print_attribute
+            )
+            printer.print_string(f"), cta_group = {self.cta_group.data}")
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
+        with parser.in_angle_brackets():
+            pos = parser.pos
+            dims = parser.parse_dimension_list()
+            if len(dims) != 3:
+                parser.raise_error("expected an MxNxK shape", pos, parser.pos)
+            parser.parse_punctuation(",")
+            parser.parse_keyword("ab_major")
+            parser.parse_punctuation("=")
+            parser.parse_punctuation("(")
+            a_major = _parse_enum(parser, Major, "majorness")
+            parser.parse_punctuation(",")
+            b_major = _parse_enum(parser, Major, "majorness")
+            parser.parse_punctuation(")")
+            parser.parse_punctuation(",")
+            parser.parse_keyword("elem_type")
+            parser.parse_punctuation("=")
+            types = parser.parse_comma_separated_list(
+                parser.Delimiter.PAREN, parser.parse_type
+            )
+            if len(types) != 3:
+                parser.raise_error("expected three element types (A, B, accumulator)")
+            parser.parse_punctuation(",")
+            parser.parse_keyword("cta_group")
+            parser.parse_punctuation("=")
+            cta_group = parser.parse_integer(allow_boolean=False)
+        params = (
+            *(IntAttr(d) for d in dims),
+            MajorAttr(a_major),
+            MajorAttr(b_major),
+            *types,
+            IntAttr(cta_group),
+        )
+        return verified(parser, cls, start, params)
+
+    def verify(self) -> None:
+        m, n, k = self.shape
+        a, b = element_type_name(self.a_type), element_type_name(self.b_type)
+        acc = element_type_name(self.acc_type)
+        group = self.cta_group.data
+        if group not in (1, 2):
+            raise VerifyException(f"sm100 mma cta_group must be 1 or 2, got {group}")
+        kind = tcgen05_kind(a, b)
+        if kind is None:
+            raise VerifyException(f"unsupported sm100 mma input types A = {a}, B = {b}")
+        if acc not in TCGEN05_ACCUMULATORS[kind]:
+            raise VerifyException(
+                f"sm100 mma kind::{kind} accumulates in "
+                f"{' or '.join(TCGEN05_ACCUMULATORS[kind])}, got {acc}"
+            )
+        if k != TCGEN05_K[kind]:
+            raise VerifyException(
+                f"sm100 mma kind::{kind} requires K = {TCGEN05_K[kind]}, got {k}"
+            )
+        problem = shape_error(m, n, group)
+        if problem is not None:
+            raise VerifyException(f"sm100 mma shape: {problem}")
+
+
 @irdl_attr_definition
 class UniversalFmaAtomType(ParametrizedAttribute, TypeAttribute):
     """
@@ -333,8 +511,10 @@ class UniversalFmaAtomType(ParametrizedAttribute, TypeAttribute):
         return verified(parser, cls, start, tuple(types))
 
 
-MmaAtomType = SM90MmaAtomType | UniversalFmaAtomType
-MmaAtomConstraint = base(SM90MmaAtomType) | base(UniversalFmaAtomType)
+MmaAtomType = SM90MmaAtomType | SM100MmaAtomType | UniversalFmaAtomType
+MmaAtomConstraint = (
+    base(SM90MmaAtomType) | base(SM100MmaAtomType) | base(UniversalFmaAtomType)
+)
 
 
 @irdl_attr_definition
@@ -733,6 +913,7 @@ CuteNvgpu = Dialect(
     ],
     [
         SM90MmaAtomType,
+        SM100MmaAtomType,
         UniversalFmaAtomType,
         SmemDescType,
         S2tCopyAtomType,

@@ -5,7 +5,8 @@ The module goes through the stages of `tileas-to-ptx` one by one; on the way thi
 per kernel:
 
 - for each `!nv_tileas.tiled_view` parameter, the CUtensorMap the host must build: the
-  element type, the box (the tile every `tiled_load` / `tiled_store` of it moves), the
+  element type, the box (what each CTA's TMA copies of it move: the tile, or its piece
+  of a tile split across the CTAs of a cluster, or its part of a multicast one), the
   shared-memory swizzle and the dimension order (the lowering makes the tile's fastest
   dimension the map's dimension 0);
 - the dynamic shared memory the launch must provide (`nv_tileas.dynamic_shared_bytes`).
@@ -27,6 +28,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    FloatTF32Type,
     IntegerAttr,
     IntegerType,
     ModuleOp,
@@ -81,7 +83,8 @@ def _numpy_dtype(element: Attribute) -> Any:
         return np.float16
     if isinstance(element, BFloat16Type):
         return ml_dtypes.bfloat16
-    if isinstance(element, Float32Type):
+    if isinstance(element, Float32Type | FloatTF32Type):
+        # tf32 is stored in 32-bit floats (CU_TENSOR_MAP_DATA_TYPE_TFLOAT32: 4 bytes).
         return np.float32
     if isinstance(element, Float64Type):
         return np.float64
@@ -107,6 +110,7 @@ def _tiled_view_records(module: ModuleOp) -> dict[str, KernelRecord]:
         ints,
     )
     from tileas_py.dialects.nv_tileas.ops import TiledLoadOp, TiledStoreOp
+    from tileas_py.passes.lowering.tileas_to_nvvm.multicast import tma_box
 
     kernels: dict[str, KernelRecord] = {}
     for op in module.walk():
@@ -134,9 +138,9 @@ def _tiled_view_records(module: ModuleOp) -> dict[str, KernelRecord]:
             for use in argument.uses:
                 user = use.operation
                 if isinstance(user, TiledLoadOp):
-                    tile, box = user.result.type, user.box
+                    tile = user.result.type
                 elif isinstance(user, TiledStoreOp):
-                    tile, box = user.value.type, user.box
+                    tile = user.value.type
                 else:
                     continue
                 encoding = encoding_of(tile)
@@ -144,7 +148,7 @@ def _tiled_view_records(module: ModuleOp) -> dict[str, KernelRecord]:
                     tile, TensorType
                 ):
                     continue
-                shape = tuple(box.get_values()) if box is not None else tile.get_shape()
+                shape = tma_box(user)
                 candidate = TiledViewRecord(
                     ints(view.shape),
                     _numpy_dtype(view.element_type),

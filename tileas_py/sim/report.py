@@ -126,9 +126,13 @@ class Report:
 
     def summary(self) -> str:
         """One line: what ran and what was found."""
+        # tcgen05.mma only where it ran, so that Hopper kernels' lines stay as they were.
+        mmas = f"{self.wgmma} wgmma, "
+        if self.tcgen05_mma:
+            mmas += f"{self.tcgen05_mma} tcgen05.mma, "
         return (
             f"kernel {self.kernel}: {self.thread_instructions} thread-instructions, "
-            f"{self.wgmma} wgmma, {self.barrier_waits} barrier waits, "
+            f"{mmas}{self.barrier_waits} barrier waits, "
             f"{self.mbarrier_waits} mbarrier waits, {self.shared_bytes} bytes of shared "
             f"memory per CTA, {len(self.hazards)} hazard(s)"
         )

@@ -23,12 +23,7 @@ from xdsl.ir import Operation
 
 from tileas_py.dialects.nvvm import NVVM
 from tileas_py.dialects.nvvm.base import NVVMOp
-from tileas_py.dialects.nvvm.target import (
-    RequiresSM,
-    RequiresSMa,
-    RequiresSMf,
-    TargetSMTrait,
-)
+from tileas_py.dialects.nvvm.target import TargetSMTrait
 from tileas_py.dialects.nvvm.upstream import UPSTREAM_OPS, UPSTREAM_VERSION
 
 DOCS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "nvvm-coverage.md"
@@ -79,19 +74,8 @@ def verifier(op: type[Operation]) -> str:
     return "ODS + rules" if _has_rules(op.verify_) else "ODS"
 
 
-def _archs(versions: Sequence[int], suffix: str) -> str:
-    return ", ".join(f"sm_{v}{suffix}" for v in versions)
-
-
 def targets(op: type[Operation]) -> str:
-    gates: list[str] = []
-    for trait in op.get_traits_of_type(TargetSMTrait):
-        if isinstance(trait, RequiresSM):
-            gates.append(f"sm_{trait.min_version}+")
-        elif isinstance(trait, RequiresSMa):
-            gates.append(_archs(trait.versions, "a"))
-        elif isinstance(trait, RequiresSMf):
-            gates.append(_archs(trait.versions, "f"))
+    gates = [trait.describe() for trait in op.get_traits_of_type(TargetSMTrait)]
     return "; ".join(gates) or "any"
 
 

@@ -187,3 +187,33 @@ func.func @f() {
   func.return
 }
 // CHECK: !cute_nvgpu.universal_fma<f32, f32, f32> should be of base attribute cute_nvgpu.sm90.mma
+
+// -----
+
+"test.op"() {a = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 4>} : () -> ()
+// CHECK: sm100 mma cta_group must be 1 or 2, got 4
+
+// -----
+
+"test.op"() {a = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, bf16, f32), cta_group = 1>} : () -> ()
+// CHECK: unsupported sm100 mma input types A = f16, B = bf16
+
+// -----
+
+"test.op"() {a = !cute_nvgpu.sm100.mma<128x128x8, ab_major = (k, k), elem_type = (tf32, tf32, f16), cta_group = 1>} : () -> ()
+// CHECK: sm100 mma kind::tf32 accumulates in f32, got f16
+
+// -----
+
+"test.op"() {a = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (si8, si8, i32), cta_group = 1>} : () -> ()
+// CHECK: sm100 mma kind::i8 requires K = 32, got 16
+
+// -----
+
+"test.op"() {a = !cute_nvgpu.sm100.mma<256x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1>} : () -> ()
+// CHECK: sm100 mma shape: M 256 is not 64 or 128 (.cta_group::1)
+
+// -----
+
+"test.op"() {a = !cute_nvgpu.sm100.mma<128x8x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2>} : () -> ()
+// CHECK: sm100 mma shape: N 8 is not a multiple of 16 from 16 to 256 (.cta_group::2)

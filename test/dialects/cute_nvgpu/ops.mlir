@@ -84,3 +84,21 @@ func.func @gemm(%a: tensor<128x64xf16, #sa>, %b: tensor<64x128xf16, #sb>, %c: te
 // CHECK-GENERIC:       %atom = "cute_nvgpu.make_mma_atom"() : () -> !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
 // CHECK-GENERIC:       %d = "cute_nvgpu.atom.gemm"(%zero, %a, %b, %c) <{wait_group = 1 : i64}> : (!cute_nvgpu.sm90.mma<{{.*}}>, tensor<128x64xf16, {{.*}}>, tensor<64x128xf16, {{.*}}>, tensor<128x128xf32, {{.*}}>) -> tensor<128x128xf32, {{.*}}>
 // CHECK-GENERIC:       %e = "cute_nvgpu.atom.gemm"(%rs, %ra, %rb, %rc) : (
+
+// -----
+
+// The sm100 (tcgen05.mma) atom: each kind, both CTA groups, transposed operands.
+"test.op"() {
+  f16 = !cute_nvgpu.sm100.mma<128x256x16, ab_major = (k, mn), elem_type = (f16, f16, f32), cta_group = 1>,
+  bf16 = !cute_nvgpu.sm100.mma<64x8x16, ab_major = (mn, k), elem_type = (bf16, bf16, f16), cta_group = 1>,
+  tf32 = !cute_nvgpu.sm100.mma<256x128x8, ab_major = (k, k), elem_type = (tf32, tf32, f32), cta_group = 2>,
+  fp8 = !cute_nvgpu.sm100.mma<128x64x32, ab_major = (k, k), elem_type = (f8E4M3FN, f8E5M2, f32), cta_group = 2>,
+  i8 = !cute_nvgpu.sm100.mma<128x24x32, ab_major = (k, k), elem_type = (si8, ui8, i32), cta_group = 1>
+} : () -> ()
+
+// CHECK:      f16 = !cute_nvgpu.sm100.mma<128x256x16, ab_major = (k, mn), elem_type = (f16, f16, f32), cta_group = 1>
+// CHECK-SAME: bf16 = !cute_nvgpu.sm100.mma<64x8x16, ab_major = (mn, k), elem_type = (bf16, bf16, f16), cta_group = 1>
+// CHECK-SAME: tf32 = !cute_nvgpu.sm100.mma<256x128x8, ab_major = (k, k), elem_type = (tf32, tf32, f32), cta_group = 2>
+// CHECK-SAME: fp8 = !cute_nvgpu.sm100.mma<128x64x32, ab_major = (k, k), elem_type = (f8E4M3FN, f8E5M2, f32), cta_group = 2>
+// CHECK-SAME: i8 = !cute_nvgpu.sm100.mma<128x24x32, ab_major = (k, k), elem_type = (si8, ui8, i32), cta_group = 1>
+// CHECK-GENERIC: tf32 = !cute_nvgpu.sm100.mma<256x128x8, ab_major = (k, k), elem_type = (tf32, tf32, f32), cta_group = 2>

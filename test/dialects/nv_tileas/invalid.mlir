@@ -547,3 +547,106 @@ func.func @f(%b: i32) {
 %phase = "test.op"() : () -> i32
 "nv_tileas.mbarrier.wait"(%bar, %phase) : (!nv_tileas.mbarrier, i32) -> ()
 // CHECK: Expected attribute i1 but got i32
+
+// -----
+
+func.func @f() {
+  %t = nv_tileas.alloc_tensor : tensor<128xf32, #nv_tileas.tmem>
+  func.return
+}
+// CHECK: layout nv_tileas.tmem has rank 2 but the tile has rank 1
+
+// -----
+
+"test.op"() {a = #nv_tileas.tmem<cta = #nv_tileas.cta_layout<ctas_per_cluster = [2], split = [2], order = [0]>>} : () -> ()
+// CHECK: CTA layout has rank 1 but the layout has rank 2
+
+// -----
+
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+func.func @f(%a: tensor<128x64xf16, #sa>, %b: tensor<64x128xf16, #sb>, %c: tensor<128x128xf32, #nv_tileas.tmem>) {
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1> wait_group = 1 : tensor<128x64xf16, #sa>, tensor<64x128xf16, #sb> -> tensor<128x128xf32, #nv_tileas.tmem>
+  func.return
+}
+// CHECK: wait_group applies only to sm90 wgmma atoms
+
+// -----
+
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+func.func @f(%a: tensor<128x64xf16>, %b: tensor<64x128xf16, #sb>, %c: tensor<128x128xf32, #nv_tileas.tmem>) {
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1> wait_group = 0 : tensor<128x64xf16>, tensor<64x128xf16, #sb> -> tensor<128x128xf32, #nv_tileas.tmem>
+  func.return
+}
+// CHECK: an sm100 mma atom reads A and B from shared memory (#nv_tileas.shared)
+
+// -----
+
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+func.func @f(%a: tensor<128x64xf16, #sa>, %b: tensor<64x128xf16, #sb>, %c: tensor<128x128xf32>) {
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1> wait_group = 0 : tensor<128x64xf16, #sa>, tensor<64x128xf16, #sb> -> tensor<128x128xf32>
+  func.return
+}
+// CHECK: an sm100 mma atom accumulates in tensor memory: C must be a #nv_tileas.tmem tile
+
+// -----
+
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+func.func @f(%a: tensor<128x64xbf16, #sa>, %b: tensor<64x128xf16, #sb>, %c: tensor<128x128xf32, #nv_tileas.tmem>) {
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1> wait_group = 0 : tensor<128x64xbf16, #sa>, tensor<64x128xf16, #sb> -> tensor<128x128xf32, #nv_tileas.tmem>
+  func.return
+}
+// CHECK: A has element type bf16 but the atom expects f16
+
+// -----
+
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+func.func @f(%a: tensor<256x64xf16, #sa>, %b: tensor<64x128xf16, #sb>, %c: tensor<256x128xf32, #nv_tileas.tmem>) {
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1> wait_group = 0 : tensor<256x64xf16, #sa>, tensor<64x128xf16, #sb> -> tensor<256x128xf32, #nv_tileas.tmem>
+  func.return
+}
+// CHECK: with a cta_group = 1 atom of M = 128 each CTA holds 128 rows of A and C, got 256 and 256
+
+// -----
+
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+func.func @f(%a: tensor<128x64xf16, #sa>, %b: tensor<64x192xf16, #sb>, %c: tensor<128x192xf32, #nv_tileas.tmem>) {
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1> wait_group = 0 : tensor<128x64xf16, #sa>, tensor<64x192xf16, #sb> -> tensor<128x192xf32, #nv_tileas.tmem>
+  func.return
+}
+// CHECK: tile N = 192 is not a multiple of the atom's N = 128
+
+// -----
+
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+func.func @f(%a: tensor<128x64xf16, #sa>, %b: tensor<64x128xf16, #sb>, %c: tensor<128x128xf32, #nv_tileas.tmem>) {
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<256x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2> wait_group = 0 : tensor<128x64xf16, #sa>, tensor<64x128xf16, #sb> -> tensor<128x128xf32, #nv_tileas.tmem>
+  func.return
+}
+// CHECK: with a cta_group = 2 atom each CTA holds 64 of C's 128 columns of B, got 128
+
+// -----
+
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+func.func @f(%a: tensor<128x64xf16, #sa>, %b: tensor<32x128xf16, #sb>, %c: tensor<128x128xf32, #nv_tileas.tmem>) {
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1> wait_group = 0 : tensor<128x64xf16, #sa>, tensor<32x128xf16, #sb> -> tensor<128x128xf32, #nv_tileas.tmem>
+  func.return
+}
+// CHECK: A has K = 64 and B has K = 32: both must be the same multiple of the atom's K = 16
+
+// -----
+
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+func.func @f(%a: tensor<128x64xf16, #sb>, %b: tensor<64x128xf16, #sb>, %c: tensor<128x128xf32, #nv_tileas.tmem>) {
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1> wait_group = 0 : tensor<128x64xf16, #sb>, tensor<64x128xf16, #sb> -> tensor<128x128xf32, #nv_tileas.tmem>
+  func.return
+}
+// CHECK: A is k-major in the atom but its shared order [0, 1] makes it mn-major

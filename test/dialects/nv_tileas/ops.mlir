@@ -67,3 +67,26 @@ func.func @other_atoms(%a: tensor<64x16xbf16, #blocked>, %b: tensor<16x64xbf16, 
 // CHECK:       nv_tileas.dot %x, %y, %c atom = !cute_nvgpu.universal_fma<f32, f32, f32> wait_group = 0
 // CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "other_atoms"
 // CHECK-GENERIC:       <{atom = !cute_nvgpu.universal_fma<f32, f32, f32>, wait_group = 0 : i64}>
+
+// -----
+
+// Blackwell: a tensor-memory tile, and dots with sm100 atoms (one CTA; a CTA pair, whose
+// operands are this CTA's half of A and B).
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+#tm = #nv_tileas.tmem
+func.func @tcgen05(%a: tensor<128x64xf16, #sa>, %b: tensor<64x256xf16, #sb>, %b2: tensor<64x128xf16, #sb>) {
+  %c = nv_tileas.alloc_tensor : tensor<128x256xf32, #tm>
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1> wait_group = 0 : tensor<128x64xf16, #sa>, tensor<64x256xf16, #sb> -> tensor<128x256xf32, #tm>
+  %e = nv_tileas.dot %a, %b2, %d atom = !cute_nvgpu.sm100.mma<256x256x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2> wait_group = 0 : tensor<128x64xf16, #sa>, tensor<64x128xf16, #sb> -> tensor<128x256xf32, #tm>
+  %p = "test.op"() : () -> !nv_tileas.pipeline<2, tensor<128x256xf32, #nv_tileas.tmem<cta = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [1, 1], order = [1, 0]>>>>
+  func.return
+}
+
+// CHECK-LABEL: func.func @tcgen05
+// CHECK:       %c = nv_tileas.alloc_tensor : tensor<128x256xf32, #nv_tileas.tmem>
+// CHECK-NEXT:  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1> wait_group = 0 : tensor<128x64xf16, {{.*}}>, tensor<64x256xf16, {{.*}}> -> tensor<128x256xf32, #nv_tileas.tmem>
+// CHECK-NEXT:  %e = nv_tileas.dot %a, %b2, %d atom = !cute_nvgpu.sm100.mma<256x256x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2> wait_group = 0
+// CHECK-NEXT:  %p = "test.op"() : () -> !nv_tileas.pipeline<2, tensor<128x256xf32, #nv_tileas.tmem<cta = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [1, 1], order = [1, 0]>>>>
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "tcgen05"
+// CHECK-GENERIC:       %d = "nv_tileas.dot"(%a, %b, %c) <{atom = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1>, wait_group = 0 : i64}> : (tensor<128x64xf16, {{.*}}>, tensor<64x256xf16, {{.*}}>, tensor<128x256xf32, #nv_tileas.tmem>) -> tensor<128x256xf32, #nv_tileas.tmem>

@@ -7,7 +7,8 @@ warps and the CTAs of a cluster, in the manner of Triton's GPU encodings
 - `#nv_tileas.blocked<...>`: registers, `size_per_thread` x `threads_per_warp` x
   `warps_per_cta` blocks;
 - `#nv_tileas.shared<...>`: a shared-memory buffer, with its swizzle span and order;
-- `#nv_tileas.mma<...>`: an MMA accumulator fragment, with the instruction shape.
+- `#nv_tileas.mma<...>`: an MMA accumulator fragment, with the instruction shape;
+- `#nv_tileas.tmem`: a tile in tensor memory (sm_100), a Blackwell MMA's accumulator.
 
 Each carries an optional CTA layout (`cta = #nv_tileas.cta_layout<...>`): how many CTAs of
 the cluster hold the tile along each dimension (`ctas_per_cluster`), how many distinct
@@ -48,6 +49,11 @@ PERSISTENT_GRID = "nv_tileas.persistent_grid"
 """On a dynamic persistent kernel (and its `llvm.func`): the launch grid it is built
 for, `array<i32: x, y, z>`; the kernel takes the tile grid as its last three i32
 parameters (`tileas-dynamic-persistent`)."""
+
+TILE_SCHEDULER = "nv_tileas.tile_scheduler"
+"""On a dynamic persistent kernel whose tiles are handed out by an atomic counter in
+global memory: `"dynamic"`; the kernel then takes a pointer to that counter (an i32 the
+launcher zeroes) as the parameter before the tile grid (`tileas-dynamic-persistent`)."""
 
 SWIZZLE_BYTES = (0, 32, 64, 128)
 
@@ -434,6 +440,62 @@ class MmaEncodingAttr(TensorEncoding):
         if any(v < 1 for v in (*ints(self.warps_per_cta), *ints(self.instr_shape))):
             raise VerifyException("MMA layout sizes must be positive")
         self.verify_cta_rank()
+
+
+@irdl_attr_definition
+class TmemEncodingAttr(TensorEncoding):
+    """
+    A tile in tensor memory (sm_100): the accumulator of a Blackwell MMA
+    (`!cute_nvgpu.sm100.mma`), row i of a 128-row tile in lane i, column j in column j
+    of its buffer, one 32-bit cell per element. The CTA's tensor memory is allocated
+    once per kernel; each tile buffer (an `alloc_tensor` or a pipeline slot) is a range
+    of its columns.
+
+    Example: `#nv_tileas.tmem`
+    """
+
+    name = "nv_tileas.tmem"
+
+    cta: CTALayoutAttr | NoneAttr
+
+    def __init__(self, cta: CTALayoutAttr | None = None) -> None:
+        super().__init__(cta if cta is not None else NoneAttr())
+
+    @property
+    def cta_layout(self) -> CTALayoutAttr | None:
+        return self.cta if isinstance(self.cta, CTALayoutAttr) else None
+
+    @property
+    def rank(self) -> int:
+        return 2
+
+    def print_parameters(self, printer: Printer) -> None:
+        if isinstance(self.cta, CTALayoutAttr):
+            with printer.in_angle_brackets():
+                printer.print_string("cta = ")
+                printer.print_attribute(self.cta)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
+        if parser.parse_optional_punctuation("<") is None:
+            return (NoneAttr(),)
+        parser.parse_keyword("cta")
+        parser.parse_punctuation("=")
+        pos = parser.pos
+        cta = parser.parse_attribute()
+        if not isinstance(cta, CTALayoutAttr):
+            parser.raise_error("expected a #nv_tileas.cta_layout", pos, parser.pos)
+        parser.parse_punctuation(">")
+        return verified(parser, cls, start, (cta,))
+
+    def verify(self) -> None:
+        self.verify_cta_rank()
+
+
+def is_tmem(t: Attribute) -> bool:
+    """Whether `t` is a tile in tensor memory."""
+    return isinstance(encoding_of(t), TmemEncodingAttr)
 
 
 def as_tile(t: Attribute) -> AnyTensorType:

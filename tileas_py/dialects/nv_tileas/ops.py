@@ -54,6 +54,7 @@ from tileas_py.dialects.cute_nvgpu import (
     Major,
     MmaAtomConstraint,
     SM90MmaAtomType,
+    SM100MmaAtomType,
     UniversalFmaAtomType,
     verify_gemm_operands,
     verify_wgmma_tiling,
@@ -66,6 +67,7 @@ from tileas_py.dialects.nv_tileas.attrs import (
     encoding_of,
     ints,
     is_shared,
+    is_tmem,
     verify_tile_type,
 )
 from tileas_py.dialects.nv_tileas.effects import (
@@ -497,6 +499,13 @@ class DotOp(IRDLOperation):
     `wait_group` is the number of wgmma groups left in flight after the dot
     (`wgmma.wait_group N`); only 0 is meaningful for synchronous atoms.
 
+    With an sm100 atom (`tcgen05.mma`) A and B are in shared memory and C in tensor memory
+    (`#nv_tileas.tmem`): the MMAs accumulate into C's buffer in place, and D is that
+    buffer. The operands are this CTA's part of the atom's tile: M / cta_group rows of A
+    and C (one instruction along M), N / cta_group columns of B per atom N of C, and any
+    multiple of the atom's K; with `cta_group = 2` the CTA pair's MMA reads the other
+    halves of A and B from the peer CTA's shared memory at the same addresses.
+
     Example:
     ```
     %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss> wait_group = 0
@@ -529,7 +538,7 @@ class DotOp(IRDLOperation):
         a: SSAValue | Operation,
         b: SSAValue | Operation,
         c: SSAValue | Operation,
-        atom: SM90MmaAtomType | UniversalFmaAtomType,
+        atom: SM90MmaAtomType | SM100MmaAtomType | UniversalFmaAtomType,
         wait_group: int = 0,
     ) -> None:
         super().__init__(
@@ -546,6 +555,9 @@ class DotOp(IRDLOperation):
 
     def verify_(self) -> None:
         atom = self.atom
+        if isinstance(atom, SM100MmaAtomType):
+            self._verify_tcgen05(atom)
+            return
         assert isinstance(atom, SM90MmaAtomType | UniversalFmaAtomType)
         a_shape, b_shape = verify_gemm_operands(
             atom, self.a.type, self.b.type, self.c.type
@@ -557,6 +569,68 @@ class DotOp(IRDLOperation):
                 raise VerifyException("wait_group applies only to sm90 wgmma atoms")
             return
         self._verify_wgmma(atom, a_shape, b_shape)
+
+    def _verify_tcgen05(self, atom: SM100MmaAtomType) -> None:
+        if self.wait_group.value.data:
+            raise VerifyException("wait_group applies only to sm90 wgmma atoms")
+        if not (is_shared(self.a.type) and is_shared(self.b.type)):
+            raise VerifyException(
+                "an sm100 mma atom reads A and B from shared memory (#nv_tileas.shared)"
+            )
+        if not is_tmem(self.c.type):
+            raise VerifyException(
+                "an sm100 mma atom accumulates in tensor memory: C must be a "
+                "#nv_tileas.tmem tile"
+            )
+        shapes = [shape_of(v.type) for v in (self.a, self.b, self.c)]
+        if any(len(shape) != 2 for shape in shapes):
+            raise VerifyException("A, B and C of a dot are matrices")
+        (a_rows, k), (b_rows, b_cols), (rows, cols) = shapes
+        for operand, value, expected in zip(
+            "ABC",
+            (self.a, self.b, self.c),
+            (atom.a_type, atom.b_type, atom.acc_type),
+            strict=True,
+        ):
+            element = as_tile(value.type).get_element_type()
+            if element != expected:
+                raise VerifyException(
+                    f"{operand} has element type {element} but the atom expects "
+                    f"{expected}"
+                )
+        group = atom.cta_group.data
+        per_cta = atom.m.data // group
+        if a_rows != per_cta or rows != per_cta:
+            raise VerifyException(
+                f"with a cta_group = {group} atom of M = {atom.m.data} each CTA holds "
+                f"{per_cta} rows of A and C, got {a_rows} and {rows}"
+            )
+        if cols % atom.n.data:
+            raise VerifyException(
+                f"tile N = {cols} is not a multiple of the atom's N = {atom.n.data}"
+            )
+        if b_cols * group != cols:
+            raise VerifyException(
+                f"with a cta_group = {group} atom each CTA holds {cols // group} of "
+                f"C's {cols} columns of B, got {b_cols}"
+            )
+        if b_rows != k or k % atom.k.data:
+            raise VerifyException(
+                f"A has K = {k} and B has K = {b_rows}: both must be the same multiple "
+                f"of the atom's K = {atom.k.data}"
+            )
+        for operand, value, major in (
+            ("A", self.a, atom.a_major.data),
+            ("B", self.b, atom.b_major.data),
+        ):
+            encoding = encoding_of(value.type)
+            assert isinstance(encoding, SharedEncodingAttr)
+            actual = operand_major(operand, ints(encoding.order))
+            if actual != major:
+                raise VerifyException(
+                    f"{operand} is {major}-major in the atom but its shared order "
+                    f"{list(ints(encoding.order))} makes it {actual}-major"
+                )
 
     def _verify_wgmma(
         self,

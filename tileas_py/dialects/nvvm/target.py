@@ -219,6 +219,16 @@ _FIRST_CONDITIONAL_ISA = {
 _FEATURE = re.compile(r"\+ptx(\d)(\d+)")
 
 
+def requested_ptx_version(features: str) -> tuple[int, int] | None:
+    """The PTX ISA version a target's features ask for (the highest `+ptxNN`); None when
+    they name none or are upstream's default `+ptx60`, which asks for nothing in
+    particular (`ptx_version` then writes the chip's first ISA)."""
+    if features == _DEFAULT_FEATURES:
+        return None
+    versions = [(int(m.group(1)), int(m.group(2))) for m in _FEATURE.finditer(features)]
+    return max(versions) if versions else None
+
+
 def ptx_version(arch: Arch, features: str) -> str:
     """The `.version` for a target: its `+ptxNN` feature, at least the chip's first ISA."""
     first = _FIRST_CONDITIONAL_ISA.get(
@@ -266,6 +276,10 @@ class TargetSMTrait(OpTrait):
     def supports(self, arch: Arch) -> bool:
         raise NotImplementedError()
 
+    def describe(self) -> str:
+        """The targets the op runs on, for docs/nvvm-coverage.md."""
+        raise NotImplementedError()
+
     def verify(self, op: Operation) -> None:
         for arch in target_archs(op):
             if not self.supports(arch):
@@ -281,6 +295,9 @@ class RequiresSM(TargetSMTrait):
     def supports(self, arch: Arch) -> bool:
         return arch.version >= self.min_version
 
+    def describe(self) -> str:
+        return f"sm_{self.min_version}+"
+
 
 @dataclass(frozen=True)
 class RequiresSMa(TargetSMTrait):
@@ -291,6 +308,9 @@ class RequiresSMa(TargetSMTrait):
 
     def supports(self, arch: Arch) -> bool:
         return arch.is_arch_conditional and arch.version in self.versions
+
+    def describe(self) -> str:
+        return ", ".join(f"sm_{v}a" for v in self.versions)
 
 
 @dataclass(frozen=True)
@@ -304,3 +324,6 @@ class RequiresSMf(TargetSMTrait):
         return (
             arch.is_family_conditional or arch.is_arch_conditional
         ) and arch.version in self.versions
+
+    def describe(self) -> str:
+        return ", ".join(f"sm_{v}f" for v in self.versions)

@@ -7,7 +7,13 @@ and `.mma.ws.sp` (weight-stationary).
 `nvvm.tcgen05.mma` is checked twice: by upstream MLIR's verifier (with its messages), then
 by cicc's tcgen05.mma rules from `tileas_py.hw.tcgen05` (reference note 004, with cicc's
 messages) for what this op can express: the kind, the CTA group, the collector mode, the
-A shift and the scale-input accumulator, against each declared target.
+A shift and the scale-input accumulator, against each declared target, following ptxas
+13.5 where cicc and ptxas disagree (a scale input on kind::i8 is accepted).
+
+Every tcgen05 instruction is gated on the targets ptxas 13.5 assembles it for
+(`Tcgen05Targets`), not upstream's list: sm_100a/f, sm_103a/f and sm_110a/f
+(`tcgen05.shift`: the arch-conditional ones), and a target whose features ask for a PTX
+ISA version without tcgen05 (`+ptx80`) is rejected (docs/fidelity.md, "tcgen05 gating").
 
 MLIR reference: https://mlir.llvm.org/docs/Dialects/NVVMDialect/#nvvmtcgen05mma-nvvmtcgen05mmaop
 PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#tensorcore-5th-generation-instructions
@@ -15,10 +21,11 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#tensorcore-5th-
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import UnitAttr, VectorType, i64
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     irdl_op_definition,
@@ -68,11 +75,61 @@ from tileas_py.dialects.nvvm.ods import (
     vector_of,
 )
 from tileas_py.dialects.nvvm.pointers import TENSOR, address_space
-from tileas_py.dialects.nvvm.target import RequiresSMa, target_archs
+from tileas_py.dialects.nvvm.target import (
+    TargetSMTrait,
+    declared_targets,
+    requested_ptx_version,
+    target_archs,
+)
 from tileas_py.hw import tcgen05 as hw_tcgen05
+from tileas_py.hw.arch import Arch
 
-_TCGEN05 = RequiresSMa((100, 101))
-_TCGEN05_MMA = RequiresSMa((100, 110))
+
+@dataclass(frozen=True)
+class Tcgen05Targets(TargetSMTrait):
+    """The targets ptxas 13.5 assembles a tcgen05 instruction for
+    (`hw.tcgen05.supports_tcgen05`): the arch- and family-conditional sm_100, sm_103 and
+    sm_110; with `arch_only`, the arch-conditional ones only (`tcgen05.shift`). Upstream
+    gates on sm_100a / sm_101a (sm_110a for the MMAs) only; docs/fidelity.md.
+
+    A target whose features ask for a PTX ISA version without the instruction (`+ptx80`)
+    is rejected in ptxas's words: tcgen05 needs PTX ISA 8.6, and each target its own
+    first version (`hw.tcgen05.TARGET_PTX_VERSION`)."""
+
+    instruction: str
+    """The PTX instruction (`tcgen05.alloc`), for ptxas's version message."""
+    arch_only: bool = False
+
+    def supports(self, arch: Arch) -> bool:
+        if self.arch_only and not arch.is_arch_conditional:
+            return False
+        return hw_tcgen05.supports_tcgen05(arch)
+
+    def describe(self) -> str:
+        suffix = "a" if self.arch_only else "a/f"
+        return ", ".join(f"sm_{v}{suffix}" for v in sorted(hw_tcgen05.TCGEN05_SMS))
+
+    def verify(self, op: Operation) -> None:
+        super().verify(op)
+        for target in declared_targets(op):
+            arch = target.arch
+            requested = requested_ptx_version(target.features.data)
+            if not target.verifies_target or arch is None or requested is None:
+                continue
+            if requested < hw_tcgen05.MIN_PTX_VERSION:
+                raise PlainVerifyException(
+                    hw_tcgen05.PTX_VERSION.format(
+                        op=self.instruction.removeprefix("tcgen05.")
+                    )
+                )
+            if requested < hw_tcgen05.TARGET_PTX_VERSION[arch]:
+                major, minor = requested
+                raise PlainVerifyException(
+                    f"PTX .version {major}.{minor} does not support .target {arch}"
+                )
+
+
+_TCGEN05_MMA = Tcgen05Targets("tcgen05.mma")
 _CTA_1 = CTAGroupKindAttr(CTAGroupKind.CTA_1)
 _DISCARD = Tcgen05MMACollectorOpAttr(Tcgen05MMACollectorOp.DISCARD)
 _B0 = Tcgen05MMACollectorBBufferAttr(Tcgen05MMACollectorBBuffer.B0)
@@ -104,7 +161,7 @@ class Tcgen05AllocOp(NVVMOp):
     nCols = operand_def(I32)
     group = prop_def(_GROUP, default_value=_CTA_1)
 
-    traits = traits_def(_TCGEN05)
+    traits = traits_def(Tcgen05Targets("tcgen05.alloc"))
     FORMAT: ClassVar[str] = "$addr `,` $nCols attr-dict `:` type(operands)"
 
     def __init__(self, addr: SSAValue, n_cols: SSAValue) -> None:
@@ -125,7 +182,7 @@ class Tcgen05DeallocOp(NVVMOp):
     nCols = operand_def(I32)
     group = prop_def(_GROUP, default_value=_CTA_1)
 
-    traits = traits_def(_TCGEN05)
+    traits = traits_def(Tcgen05Targets("tcgen05.dealloc"))
     FORMAT: ClassVar[str] = "$taddr `,` $nCols attr-dict `:` type(operands)"
 
     def __init__(self, taddr: SSAValue, n_cols: SSAValue) -> None:
@@ -145,7 +202,7 @@ class Tcgen05RelinquishAllocPermitOp(NVVMOp):
 
     group = prop_def(_GROUP, default_value=_CTA_1)
 
-    traits = traits_def(_TCGEN05)
+    traits = traits_def(Tcgen05Targets("tcgen05.relinquish_alloc_permit"))
     FORMAT: ClassVar[str] = "attr-dict"
 
     def __init__(self) -> None:
@@ -165,7 +222,7 @@ class Tcgen05FenceOp(NVVMOp):
 
     kind = prop_def(Tcgen05FenceKindAttr)
 
-    traits = traits_def(_TCGEN05)
+    traits = traits_def(Tcgen05Targets("tcgen05.fence"))
     FORMAT: ClassVar[str] = "$kind attr-dict"
 
     def __init__(self, kind: Tcgen05FenceKindAttr) -> None:
@@ -185,7 +242,7 @@ class Tcgen05WaitOp(NVVMOp):
 
     kind = prop_def(Tcgen05WaitKindAttr)
 
-    traits = traits_def(_TCGEN05)
+    traits = traits_def(Tcgen05Targets("tcgen05.wait"))
     FORMAT: ClassVar[str] = "$kind attr-dict"
 
     def __init__(self, kind: Tcgen05WaitKindAttr) -> None:
@@ -207,7 +264,7 @@ class Tcgen05CommitOp(NVVMOp):
     multicastMask = opt_operand_def(I16)
     group = prop_def(_GROUP, default_value=_CTA_1)
 
-    traits = traits_def(_TCGEN05)
+    traits = traits_def(Tcgen05Targets("tcgen05.commit"))
     FORMAT: ClassVar[str] = (
         "$addr (`,` `multicast_mask` `=` $multicastMask^)? attr-dict `:` type(operands)"
     )
@@ -232,7 +289,7 @@ class Tcgen05ShiftOp(NVVMOp):
     taddr = operand_def(_TMEM)
     group = prop_def(_GROUP, default_value=_CTA_1)
 
-    traits = traits_def(RequiresSMa((100, 101, 103)))
+    traits = traits_def(Tcgen05Targets("tcgen05.shift", arch_only=True))
     FORMAT: ClassVar[str] = "$taddr attr-dict `:` type(operands)"
 
     def __init__(self, taddr: SSAValue) -> None:
@@ -260,7 +317,7 @@ class Tcgen05CpOp(NVVMOp):
     taddr = operand_def(_TMEM)
     smem_desc = operand_def(I64)
 
-    traits = traits_def(_TCGEN05)
+    traits = traits_def(Tcgen05Targets("tcgen05.cp"))
     FORMAT: ClassVar[str] = "$taddr `,` $smem_desc attr-dict"
 
     def __init__(
@@ -335,7 +392,7 @@ class Tcgen05LdOp(NVVMOp):
     offset = opt_operand_def(I64)
     res = result_def(_I32_OR_VECTOR)
 
-    traits = traits_def(_TCGEN05)
+    traits = traits_def(Tcgen05Targets("tcgen05.ld"))
     FORMAT: ClassVar[str] = (
         "$tmemAddr (`,` $offset^)? (`pack` $pack^)? attr-dict `:` type($res)"
     )
@@ -380,7 +437,7 @@ class Tcgen05StOp(NVVMOp):
     val = operand_def(_I32_OR_VECTOR)
     offset = opt_operand_def(I64)
 
-    traits = traits_def(_TCGEN05)
+    traits = traits_def(Tcgen05Targets("tcgen05.st"))
     FORMAT: ClassVar[str] = (
         "$tmemAddr `,` $val (`,` $offset^)? (`unpack` $unpack^)? attr-dict `:` type($val)"
     )
@@ -564,7 +621,12 @@ class Tcgen05MMAOp(_Tcgen05MmaBase):
 
     def _verify_cicc_rules(self) -> None:
         mma = self.cicc_view()
-        if mma.scale_input_accumulator and mma.kind not in hw_tcgen05.SCALE_INPUT_KINDS:
+        # ptxas also takes (and drops) a scale input on kind::i8; cicc's rule does not.
+        if (
+            mma.scale_input_accumulator
+            and mma.kind not in hw_tcgen05.SCALE_INPUT_KINDS
+            and mma.kind is not hw_tcgen05.Kind.I8
+        ):
             raise PlainVerifyException(hw_tcgen05.SCALE_INPUT_KIND)
         for arch in target_archs(self):
             error = hw_tcgen05.first_error(mma, arch)

@@ -5,10 +5,10 @@ values) of the `nv_tileaa` / `nv_tileas` / `cute_nvgpu` dialects; the output is 
 NVVM-level form that `convert-nvvm-to-ori` takes (see `examples/nvvm_wgmma_sm90a.mlir`).
 The pass collects the rewrite patterns of the modules listed in
 `tileas_py/passes/lowering/tileas_to_nvvm/__init__.py` (kernels and shared memory, the
-WGMMA emission of `nv_tileas.dot` / `cute_nvgpu.atom.gemm`, `#nv_tileas.blocked`
-register tiles and the universal-FMA dot, stores, `scf.for` carrying tiles, ...), which
-follow the
-value conventions of `tileas_to_nvvm/conventions.py` and hand values to each other through
+WGMMA emission of `nv_tileas.dot` / `cute_nvgpu.atom.gemm`, the tcgen05 emission and
+tensor memory of Blackwell dots, `#nv_tileas.blocked` register tiles and the
+universal-FMA dot, stores, `scf.for` carrying tiles, ...), which follow the value
+conventions of `tileas_to_nvvm/conventions.py` and hand values to each other through
 `builtin.unrealized_conversion_cast` (MLIR's dialect-conversion practice,
 https://mlir.llvm.org/docs/DialectConversion/). In order:
 
@@ -17,10 +17,12 @@ https://mlir.llvm.org/docs/DialectConversion/). In order:
    ...), else the `chip` option; the module gets `nvvm.target` with that chip;
 2. per kernel, each tile split across the CTAs of the cluster becomes the piece its CTA
    holds, tiled accesses offset by the cluster rank (`cta.split_into_pieces`; what
-   would move data between CTAs is reported), the OCG enter / leave directives of its
-   ops become pragmas around them (`tileas_to_nvvm/ocg_knobs.py`: the fence, arrive and
-   barrier patterns put an op's knob and enter directives right before the instruction
-   they emit), then shared memory is planned (`kernel.plan_shared_memory`);
+   would move data between CTAs is reported), Blackwell MMAs mark the synchronisation
+   they change and tensor memory is planned and allocated (`tcgen05.prepare`), the OCG
+   enter / leave directives of its ops become pragmas around them
+   (`tileas_to_nvvm/ocg_knobs.py`: the fence, arrive and barrier patterns put an op's
+   knob and enter directives right before the instruction they emit), then shared
+   memory is planned (`kernel.plan_shared_memory`);
 3. the patterns run to a fixed point;
 4. an op still holding tile values is reported, once, at its location:
    `'nv_tileas.xxx' is not supported by convert-tileas-to-nvvm`;
@@ -78,6 +80,10 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
     holds_tiles,
     plan_shared_memory,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.multicast import (
+    ensure_exit_barrier,
+    record_cluster_slots,
+)
 from tileas_py.passes.lowering.tileas_to_nvvm.ocg_knobs import (
     materialize_directives,
 )
@@ -88,6 +94,9 @@ from tileas_py.passes.lowering.tileas_to_nvvm.promote_locals import promote_loca
 from tileas_py.passes.lowering.tileas_to_nvvm.registers import (
     check_budgets,
     plan_registers,
+)
+from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05 import (
+    prepare as prepare_tcgen05,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.wgmma_pipelining import pipeline_wgmma
 
@@ -191,8 +200,11 @@ class ConvertTileasToNvvmPass(ModulePass):
             if isinstance(function, tile_ops.KernelOp | nv_tileaa.FuncOp) or (
                 isinstance(function, func.FuncOp) and holds_tiles(function)
             ):
+                if record_cluster_slots(function):
+                    ensure_exit_barrier(function)
                 split_into_pieces(function)
                 pipeline_wgmma(function)
+                prepare_tcgen05(function)
                 materialize_directives(function)
                 plan_registers(
                     function, self.producer_registers, self.consumer_registers

@@ -14,12 +14,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
+from xdsl.dialects import arith, func, llvm, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
     DictionaryAttr,
     FunctionType,
+    IntAttr,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
@@ -43,6 +44,7 @@ from tileas_py.dialects.nv_tileaa import (
 from tileas_py.dialects.nv_tileas import (
     DYNAMIC_PERSISTENT,
     PERSISTENT_GRID,
+    TILE_SCHEDULER,
     CancelNextProgramIdOp,
     ClusterBarrierArriveOp,
     ClusterBarrierWaitOp,
@@ -52,8 +54,16 @@ from tileas_py.dialects.nv_tileas import (
     MBarrierWaitOp,
 )
 
+GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
+
 TILE_GRID_NAMES = ("tile_grid_x", "tile_grid_y", "tile_grid_z")
 """The kernel parameters a persistent kernel receives the tile grid in (its last three)."""
+
+TILE_COUNTER_NAME = "tile_counter"
+"""The parameter of a kernel with the dynamic scheduler: its tile counter, before the
+tile grid."""
+
+SCHEDULERS = ("static", "dynamic")
 
 PERSISTENT_STATE = (CreatePipelineOp, MBarrierCreateOp)
 """Ops that set up state a CTA keeps across its tiles; they stay before the loop."""
@@ -142,18 +152,23 @@ class KernelPartition:
                 return
 
 
-def add_tile_grid_parameters(kernel: KernelOp) -> tuple[BlockArgument, ...]:
-    """Append the tile grid (x, y, z: three i32) to the kernel's parameters."""
+def add_tile_grid_parameters(
+    kernel: KernelOp, counter: bool = False
+) -> tuple[BlockArgument, ...]:
+    """Append the tile grid (x, y, z: three i32) to the kernel's parameters, after the
+    tile counter (a global i32 pointer) when `counter`."""
     entry = kernel.body.block
-    grid = tuple(entry.insert_arg(i32, len(entry.args)) for _ in TILE_GRID_NAMES)
-    for arg, name in zip(grid, TILE_GRID_NAMES, strict=True):
+    names = ((TILE_COUNTER_NAME,) if counter else ()) + TILE_GRID_NAMES
+    types = ((GLOBAL_PTR,) if counter else ()) + (i32,) * len(TILE_GRID_NAMES)
+    added = tuple(entry.insert_arg(t, len(entry.args)) for t in types)
+    for arg, name in zip(added, names, strict=True):
         arg.name_hint = name
     kernel.function_type = FunctionType.from_lists(entry.arg_types, [])
     if kernel.arg_attrs is not None:
         kernel.arg_attrs = ArrayAttr(
-            [*kernel.arg_attrs.data, *(DictionaryAttr({}) for _ in grid)]
+            [*kernel.arg_attrs.data, *(DictionaryAttr({}) for _ in added)]
         )
-    return grid
+    return added
 
 
 def launch_grid(kernel: KernelOp, num_sms: int) -> tuple[int, int, int]:
@@ -164,7 +179,7 @@ def launch_grid(kernel: KernelOp, num_sms: int) -> tuple[int, int, int]:
 
 
 def make_dynamic_persistent(
-    kernel: KernelOp, callees: TileIdCallees, num_sms: int
+    kernel: KernelOp, callees: TileIdCallees, num_sms: int, scheduler: str = "static"
 ) -> None:
     if len(kernel.body.blocks) != 1:
         emit_error(kernel, "expected a kernel body with a single block")
@@ -201,10 +216,12 @@ def make_dynamic_persistent(
     for op in partition.after:
         op.detach()
         body.insert_op_before(op, terminator)
-    add_tile_grid_parameters(kernel)
+    add_tile_grid_parameters(kernel, counter=scheduler == "dynamic")
     kernel.attributes[PERSISTENT_GRID] = DenseArrayBase.from_list(
         i32, launch_grid(kernel, num_sms)
     )
+    if scheduler == "dynamic":
+        kernel.attributes[TILE_SCHEDULER] = StringAttr(scheduler)
 
 
 FUNCTIONS = (func.FuncOp, nv_tileaa.FuncOp)
@@ -331,8 +348,14 @@ class DynamicPersistentPass(ModulePass):
     array<i32: N, 1, 1>`, N = `num-sms` rounded down to whole clusters, and takes the
     tile grid (the program ids are below it) as three trailing i32 parameters
     `%tile_grid_x`, `%tile_grid_y`, `%tile_grid_z`: the launcher launches N CTAs and
-    passes the grid it would have launched (docs/tileas-to-ptx.md). CTA c runs the
-    tiles c, c + N, c + 2N, ... of the tile grid, x fastest.
+    passes the grid it would have launched (docs/tileas-to-ptx.md). With the `static`
+    scheduler CTA c runs the tiles c, c + N, c + 2N, ... of the tile grid, x fastest;
+    in a kernel with a cluster a program is a cluster, and cluster c runs the tiles c,
+    c + N / num_ctas, ... With the `dynamic` scheduler the kernel also gets
+    `nv_tileas.tile_scheduler = "dynamic"` and a parameter `%tile_counter:
+    !llvm.ptr<1>` before the tile grid: after its first tile, a CTA (a cluster) takes
+    the tile the counter hands out next (`convert-tileas-to-nvvm` lowers it as an
+    atomic add; the launcher zeroes the counter before each launch).
 
     A kernel that already has such a loop gets the warning
     "Kernel is already dynamic persistent" and is left unchanged.
@@ -374,10 +397,22 @@ class DynamicPersistentPass(ModulePass):
     """Only kernels with the unit attribute `nv_tileas.dynamic_persistent`
     (`tileas-to-ptx` sets this)."""
 
+    scheduler: str = "static"
+    """How a CTA (of a cluster: the cluster) finds its next tile: `static`, the tile as
+    many tiles further on as run at once; `dynamic`, the next number an atomic tile
+    counter in global memory hands out (`nv_tileas.tile_scheduler = "dynamic"`; the
+    kernel takes a pointer to the counter, which the launcher zeroes, before the tile
+    grid)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.num_sms < 1:
             raise PassFailedException(
                 f"tileas-dynamic-persistent: num-sms must be positive, got {self.num_sms}"
+            )
+        if self.scheduler not in SCHEDULERS:
+            raise PassFailedException(
+                "tileas-dynamic-persistent: scheduler must be static or dynamic, got "
+                f"'{self.scheduler}'"
             )
         callees = TileIdCallees(op)
         kernels = [k for k in op.walk() if isinstance(k, KernelOp)]
@@ -387,4 +422,4 @@ class DynamicPersistentPass(ModulePass):
             if is_dynamic_persistent(kernel):
                 emit_warning(kernel, "Kernel is already dynamic persistent")
                 continue
-            make_dynamic_persistent(kernel, callees, self.num_sms)
+            make_dynamic_persistent(kernel, callees, self.num_sms, self.scheduler)

@@ -267,7 +267,9 @@ def _combiner(op: str, ty: PtxType) -> Callable[[Any, Any, Any], Any]:
 
     def combine(old: Any, b: Any, c: Any) -> Any:
         if ty.is_float and op == "add":
-            return float_arith("add", [old, b], ty.element, "rn")
+            # atom/red.add.f32 flush subnormal inputs and results; f16, bf16 and f64 do not.
+            flush = ty.element.name == "f32"
+            return float_arith("add", [old, b], ty.element, "rn", ftz=flush)
         if op in ("min", "max") and not ty.is_signed and not ty.is_float:
             return _INTEGER_OPS[op](
                 old.view(unsigned.dtype), b.view(unsigned.dtype), c

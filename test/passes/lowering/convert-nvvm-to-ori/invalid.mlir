@@ -8,10 +8,10 @@ llvm.func @sine(%x: f32) -> f32 {
 // CHECK: invalid.mlir:5:3: error: convert-nvvm-to-ori: unsupported op 'llvm.intr.sin'
 // -----
 
-llvm.func @vector_param(%v: vector<4xf32>) {
+llvm.func @vector_param(%v: vector<4xi1>) {
   llvm.return
 }
-// CHECK: invalid.mlir:11:1: error: convert-nvvm-to-ori: unsupported type 'vector<4xf32>'
+// CHECK: invalid.mlir:11:1: error: convert-nvvm-to-ori: unsupported type 'vector<4xi1>'
 // -----
 
 llvm.func @vector_constant() {
@@ -170,8 +170,8 @@ llvm.mlir.global internal @computed() {addr_space = 1 : i32} : i32 {
 // CHECK: invalid.mlir:166:1: error: convert-nvvm-to-ori: globals with an initializer region are not supported
 // -----
 
-llvm.mlir.global internal @vector_global() {addr_space = 1 : i32} : vector<4xf32>
-// CHECK: invalid.mlir:173:1: error: convert-nvvm-to-ori: unsupported type 'vector<4xf32>'
+llvm.mlir.global internal @vector_global() {addr_space = 1 : i32} : vector<4xi1>
+// CHECK: invalid.mlir:173:1: error: convert-nvvm-to-ori: unsupported type 'vector<4xi1>'
 // -----
 
 llvm.mlir.global internal @short(dense<[1, 2]> : tensor<2xi32>) {addr_space = 1 : i32} : !llvm.array<3 x i32>
@@ -371,3 +371,24 @@ llvm.func @byval_copy(%p: !llvm.ptr {llvm.byval = i64}) attributes {nvvm.kernel}
 
 %c = arith.constant 1 : i32
 // CHECK: invalid.mlir:372:1: error: convert-nvvm-to-ori: unsupported op 'arith.constant' at module level
+// -----
+
+llvm.func @tcgen05_scale(%d: !llvm.ptr<6>, %a: i64, %b: i64, %id: i32, %en: i1, %s: i64) {
+  nvvm.tcgen05.mma %d, %a, %b, %id, %en scale = %s {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_1>} : (!llvm.ptr<6>, i64, i64, i32, i1, i64)
+  llvm.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: convert-nvvm-to-ori: the scale input of tcgen05.mma must be a constant (an immediate)
+// -----
+
+llvm.func @tcgen05_offset(%t: !llvm.ptr<6>, %off: i64) {
+  %x = nvvm.tcgen05.ld %t, %off {shape = #nvvm.tcgen05_ldst_shape<shape_16x32bx2>} : i32
+  llvm.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: convert-nvvm-to-ori: the offset of a .16x32bx2 tensor-memory access must be a constant
+// -----
+
+llvm.func @tcgen05_commit(%bar: !llvm.ptr, %mask: i16) {
+  nvvm.tcgen05.commit %bar, multicast_mask = %mask : !llvm.ptr, i16
+  llvm.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: convert-nvvm-to-ori: a multicast tcgen05.commit needs a shared-memory mbarrier

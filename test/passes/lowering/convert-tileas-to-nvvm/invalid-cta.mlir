@@ -5,13 +5,13 @@
 #b = #nv_tileas.blocked<size_per_thread = [1], threads_per_warp = [32], warps_per_cta = [4], order = [0]>
 #b2 = #nv_tileas.blocked<size_per_thread = [1], threads_per_warp = [32], warps_per_cta = [4], order = [0], cta = #nv_tileas.cta_layout<ctas_per_cluster = [2], split = [2], order = [0]>>
 
-// A conversion that changes only the CTA part moves data between CTAs.
-nv_tileas.kernel @cta_change(%x: tensor<256xf32, #b2>) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 2>, nv_tileas.num_warps = 4 : i32} {
-  %y = nv_tileas.convert_layout %x : tensor<256xf32, #b2> -> tensor<256xf32, #b>
+// A conversion of a whole tile into pieces is not a gather (dsmem.py).
+nv_tileas.kernel @cta_change(%x: tensor<256xf32, #b>) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 2>, nv_tileas.num_warps = 4 : i32} {
+  %y = nv_tileas.convert_layout %x : tensor<256xf32, #b> -> tensor<256xf32, #b2>
   nv_tileas.return
 }
 
-// CHECK: invalid-cta.mlir:10:3: error: 'nv_tileas.convert_layout' between tiles split differently across the CTAs of the cluster moves data between CTAs (through distributed shared memory), which convert-tileas-to-nvvm does not lower
+// CHECK: invalid-cta.mlir:10:3: error: 'nv_tileas.convert_layout' between tiles split differently across the CTAs of the cluster is lowered through distributed shared memory only as a gather of blocked register tiles of one layout: each CTA's new piece made of whole pieces of the old split
 
 // -----
 
@@ -94,3 +94,34 @@ nv_tileas.kernel @cluster(%out: !llvm.ptr<1>) attributes {nv_tileaa.kernel_spec 
 }
 
 // CHECK: invalid-cta.mlir:92:3: error: CTA layout spans 4 CTAs but the kernel's cluster has 2
+
+// -----
+
+#rows = #nv_tileas.blocked<size_per_thread = [1, 4], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0], cta = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [2, 1], order = [1, 0]>>
+#cols = #nv_tileas.blocked<size_per_thread = [1, 4], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0], cta = #nv_tileas.cta_layout<ctas_per_cluster = [1, 2], split = [1, 2], order = [1, 0]>>
+
+// Rows to columns: each new piece holds half of each old one.
+nv_tileas.kernel @transpose_split() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 2>, nv_tileas.num_warps = 4 : i32} {
+  %x = arith.constant dense<1.0> : tensor<32x32xf32, #rows>
+  %y = nv_tileas.convert_layout %x : tensor<32x32xf32, #rows> -> tensor<32x32xf32, #cols>
+  nv_tileas.return
+}
+
+// CHECK: invalid-cta.mlir:106:3: error: 'nv_tileas.convert_layout' between tiles split differently across the CTAs of the cluster is lowered through distributed shared memory only as a gather of blocked register tiles of one layout: each CTA's new piece made of whole pieces of the old split
+
+// -----
+
+#rows = #nv_tileas.blocked<size_per_thread = [1, 4], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0], cta = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [2, 1], order = [1, 0]>>
+#all = #nv_tileas.blocked<size_per_thread = [1, 4], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0]>
+
+// A gather meets the whole cluster: not inside one agent of a warp-specialised kernel.
+nv_tileas.kernel @gather_in_agent() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 2>, nv_tileas.num_warps = 8 : i32} {
+  nv_tileas.async.pipeline.agent_switch num_warps = [4, 4] warp_id = [0, 4] agent_strides = [1, 1] {
+    %x = arith.constant dense<1.0> : tensor<32x32xf32, #rows>
+    %y = nv_tileas.convert_layout %x : tensor<32x32xf32, #rows> -> tensor<32x32xf32, #all>
+  } {
+  }
+  nv_tileas.return
+}
+
+// CHECK: invalid-cta.mlir:121:5: error: 'nv_tileas.convert_layout' across the CTAs of the cluster meets every thread of the cluster (barrier.cluster) and cannot run inside a warp-specialised agent

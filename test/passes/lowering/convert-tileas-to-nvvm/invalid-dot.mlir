@@ -26,7 +26,7 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
     nv_tileas.return
   }
 }
-// CHECK: invalid-dot.mlir:25:5: error: WGMMA is not available on sm_100a: Blackwell kernels need tcgen05.mma, which convert-tileas-to-nvvm does not emit
+// CHECK: invalid-dot.mlir:25:5: error: WGMMA is not available on sm_100a: Blackwell kernels use an sm100 atom (!cute_nvgpu.sm100.mma, tcgen05.mma)
 
 // -----
 

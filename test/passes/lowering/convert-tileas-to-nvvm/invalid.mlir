@@ -85,3 +85,11 @@ nv_tileas.kernel @no_tile_grid(%n: index) attributes {nv_tileaa.kernel_spec = #n
 // A declaration has no body to lower the tiles of (it crashed the pass).
 func.func private @sink(tensor<64xf32, #nv_tileas.blocked<size_per_thread = [1], threads_per_warp = [32], warps_per_cta = [2], order = [0]>>)
 // CHECK: invalid.mlir:86:1: error: a declaration of a function with tile values is not supported by convert-tileas-to-nvvm
+
+// -----
+
+// The dynamic scheduler takes its tiles from a counter before the tile grid.
+nv_tileas.kernel @no_counter(%x: i32, %y: i32, %z: i32) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.persistent_grid = array<i32: 132, 1, 1>, nv_tileas.tile_scheduler = "dynamic"} {
+  nv_tileas.return
+}
+// CHECK: invalid.mlir:92:1: error: a kernel with nv_tileas.tile_scheduler = "dynamic" takes its tile counter (!llvm.ptr<1>) as the parameter before the tile grid

@@ -40,7 +40,8 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
 
 // -----
 
-// A func.func with a kernel spec is a kernel; a cluster gets .reqnctapercluster; a target
+// A func.func with a kernel spec is a kernel; a cluster gets .reqnctapercluster, and its
+// CTAs run one program together (the program id is the cluster's, as in Triton); a target
 // without an arch-conditional variant keeps its plain name; no shared memory, no buffer.
 module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 80>} {
   func.func @f(%n: i32) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 2>} {
@@ -51,7 +52,7 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 80>} {
 
 // CHECK:      builtin.module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 80>, nvvm.target = #nvvm.target<chip = "sm_80">} {
 // CHECK-NEXT:   llvm.func @f(%n: i32) attributes {nvvm.kernel, nvvm.cluster_dim = array<i32: 2, 1, 1>} {
-// CHECK-NEXT:     %z = nvvm.read.ptx.sreg.ctaid.z : i32
+// CHECK-NEXT:     %z = nvvm.read.ptx.sreg.clusterid.z : i32
 // CHECK-NEXT:     llvm.return
 // CHECK-NEXT:   }
 // CHECK-NEXT: }

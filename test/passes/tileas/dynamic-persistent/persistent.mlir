@@ -1,6 +1,7 @@
 // RUN: tileas-opt %s -p tileas-dynamic-persistent | filecheck %s
 // RUN: tileas-opt %s -p tileas-dynamic-persistent,tileas-dynamic-persistent 2>&1 | filecheck %s --check-prefix=TWICE
 // RUN: tileas-opt %s -p 'tileas-dynamic-persistent{num-sms=8}' | filecheck %s --check-prefix=SMS
+// RUN: tileas-opt %s -p 'tileas-dynamic-persistent{scheduler=dynamic}' | filecheck %s --check-prefix=DYNAMIC
 
 #b = #nv_tileas.blocked<size_per_thread = [1], threads_per_warp = [32], warps_per_cta = [4], order = [0]>
 #s = #nv_tileas.shared<swizzle = 0, order = [0]>
@@ -58,8 +59,14 @@ nv_tileas.kernel @k(%v: !nv_tileas.tiled_view<4096xf32>, %flag: i1) attributes {
 // CHECK-NEXT:  }
 
 // The second run finds the loop, warns and changes nothing.
-// TWICE:     persistent.mlir:8:1: warning: Kernel is already dynamic persistent
+// TWICE:     persistent.mlir:9:1: warning: Kernel is already dynamic persistent
 // TWICE:     scf.while
 // TWICE-NOT: scf.while
 
 // SMS: nv_tileas.persistent_grid = array<i32: 8, 1, 1>
+
+// The dynamic scheduler: the tile counter comes before the tile grid, and the loop is the
+// same (convert-tileas-to-nvvm lowers its cancel_next_program_id to the counter).
+// DYNAMIC:      nv_tileas.kernel @k(%v: !nv_tileas.tiled_view<4096xf32>, %flag: i1, %tile_counter: !llvm.ptr<1>, %tile_grid_x: i32, %tile_grid_y: i32, %tile_grid_z: i32) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 1>, nv_tileas.persistent_grid = array<i32: 132, 1, 1>, nv_tileas.tile_scheduler = "dynamic"}
+// DYNAMIC:        scf.while
+// DYNAMIC:        nv_tileas.cancel_next_program_id

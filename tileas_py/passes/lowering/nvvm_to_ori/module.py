@@ -33,6 +33,7 @@ from tileas_py.passes.lowering.nvvm_to_ori import (
     inline_asm,
     memory,
     nvvm_ops,
+    tcgen05,
     wgmma,
 )
 from tileas_py.passes.lowering.nvvm_to_ori.function import (
@@ -58,7 +59,7 @@ from tileas_py.passes.lowering.nvvm_to_ori.types import B64
 
 DEFAULT_CHIP = "sm_90a"
 
-OP_FAMILIES = (arith, memory, control_flow, nvvm_ops, wgmma, inline_asm)
+OP_FAMILIES = (arith, memory, control_flow, nvvm_ops, wgmma, tcgen05, inline_asm)
 """The modules whose lowerings `LOWERINGS` holds: each registers its own on import."""
 
 

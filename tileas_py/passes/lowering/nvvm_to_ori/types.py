@@ -3,9 +3,11 @@
 Every scalar value gets one virtual register of an nvcc-style register file: `%p` (pred,
 i1), `%rs` (b16: i8, i16, f16, bf16), `%r` (b32: i32 and packed `vector<2xf16>`), `%rd`
 (b64: i64, index, pointers), `%f` (f32) and `%fd` (f64). i8 values live in 16-bit registers,
-as in LLVM's NVPTX backend: only their low byte is meaningful.
+as in LLVM's NVPTX backend: only their low byte is meaningful. A tensor-memory address
+(`!llvm.ptr<6>`) is a 32-bit `%r`, as in NVPTX's data layout (`p6:32:32`).
 
-An aggregate (`!llvm.struct`, `!llvm.array`) is flattened into its scalar leaves, each with
+An aggregate (`!llvm.struct`, `!llvm.array`, a vector other than the packed f16 pair) is
+flattened into its scalar leaves, each with
 its byte offset under LLVM's default (natural alignment) data layout; an aggregate value is
 one register per leaf.
 PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#fundamental-types
@@ -16,6 +18,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 from functools import cache
+from typing import cast
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
@@ -29,6 +32,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.llvm import LLVMArrayType, LLVMPointerType, LLVMStructType
 from xdsl.ir import Attribute
 
+from tileas_py.dialects.nvvm.pointers import TENSOR, address_space
 from tileas_py.dialects.ori.attributes import PtxType
 
 
@@ -133,6 +137,8 @@ class Scalar:
 
 
 _POINTER = Scalar(B64, 64)
+_TENSOR_POINTER = Scalar(B32, 32)
+"""A tensor-memory address (`!llvm.ptr<6>`, sm_100) is 32 bits: `lane << 16 | column`."""
 
 
 @cache
@@ -146,6 +152,8 @@ def scalar_of(type: Attribute) -> Scalar | None:
             32: Scalar(B32, 32),
             64: Scalar(B64, 64),
         }.get(type.bitwidth)
+    if isinstance(type, LLVMPointerType) and address_space(type) == TENSOR:
+        return _TENSOR_POINTER
     if isinstance(type, IndexType | LLVMPointerType):
         return _POINTER
     if isinstance(type, Float16Type):
@@ -194,6 +202,17 @@ def layout_of(type: Attribute) -> Layout | None:
     """The memory layout of a type, None if some part of it has no PTX form."""
     if (scalar := scalar_of(type)) is not None:
         return Layout((Leaf(0, scalar),), scalar.size, scalar.size)
+    if isinstance(type, VectorType) and len(type.get_shape()) == 1:
+        # A vector of scalars (`tcgen05.ld`'s registers): its elements, packed, aligned
+        # to its size (LLVM's default for vectors).
+        vector = cast(VectorType[Attribute], type)
+        inner = scalar_of(vector.get_element_type())
+        if inner is None or inner.is_predicate:
+            return None
+        count = vector.get_shape()[0]
+        elements = tuple(Leaf(i * inner.size, inner) for i in range(count))
+        size = inner.size * count
+        return Layout(elements, size, 1 << (size - 1).bit_length())
     if isinstance(type, LLVMArrayType):
         element = layout_of(type.type)
         if element is None:

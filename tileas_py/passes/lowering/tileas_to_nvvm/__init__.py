@@ -2,7 +2,8 @@
 
 Each module listed in `MODULES` exports `PATTERNS` (a tuple of rewrite patterns) and may
 export `SHARED` (op class -> how many bytes of shared memory and which alignment an op of
-that class needs; see `kernel.plan_shared_memory`). A new family (TMA, mbarriers,
+that class needs; see `kernel.plan_shared_memory`; where several modules ask for one class,
+the first module's answer that is not None counts). A new family (TMA, mbarriers,
 pipelines, agents, ...) is one more module here and one more line in `MODULES`. The value
 conventions every module follows are in `conventions.py`.
 """
@@ -20,6 +21,9 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import SharedRequest
 MODULES = (
     "kernel",
     "dot",
+    "tcgen05",
+    "tmem",
+    "dsmem",
     "blocked",
     "fma",
     "store",
@@ -46,5 +50,20 @@ def collect() -> tuple[
         requests: Mapping[type[Operation], SharedRequest] = getattr(
             module, "SHARED", {}
         )
-        shared.update(requests)
+        for op_type, request in requests.items():
+            earlier = shared.get(op_type)
+            shared[op_type] = (
+                request if earlier is None else _first_of(earlier, request)
+            )
     return tuple(patterns), shared
+
+
+def _first_of(first: SharedRequest, second: SharedRequest) -> SharedRequest:
+    """Two modules' requests for one op class: the first that answers (`tmem.py` plans
+    the pipelines of tensor-memory slots, `pipeline.py` the others)."""
+
+    def request(op: Operation) -> tuple[int, int] | None:
+        answer = first(op)
+        return answer if answer is not None else second(op)
+
+    return request

@@ -7,6 +7,8 @@ The `scf.if` keeps the agent's warp count and index as `nv_tileas.agent_warps` a
 `nv_tileas.agent_index`, which the other
 synchronisation lowerings read (`threads.py`). Holes (empty regions) emit nothing.
 A `warp_specialize` left over (`optimize-execution-unit-mapping` did not run) is reported.
+An agent that issues a CTA pair's MMAs runs on the even CTA of each pair only
+(`tcgen05_sync.py`).
 
 When `registers.py` gave the warpgroups register budgets (`nv_tileas.warpgroup_registers`),
 the agents are nested in one `scf.if` per run of warpgroups with the same budget, which
@@ -68,6 +70,10 @@ from tileas_py.passes.lowering.tileas_to_nvvm.registers import (
     entry_registers,
     setmaxnreg,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05_sync import (
+    PAIR_AGENTS,
+    in_even_cta,
+)
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
     AGENT_INDEX,
     AGENT_WARPS,
@@ -102,6 +108,11 @@ def _lower_agent(
     count = op.num_warps.get_values()[index]
     first = op.warp_id.get_values()[index]
     condition = _in_range(rewriter, warp, first, count)
+    pair_agents = op.attributes.get(PAIR_AGENTS)
+    if isinstance(pair_agents, DenseArrayBase) and index in pair_agents.get_values():
+        # It issues a CTA pair's MMAs: on the even CTA only (`tcgen05_sync.py`).
+        even = in_even_cta(rewriter)
+        condition = rewriter.insert(arith.AndIOp(condition, even)).result
     body = rewriter.move_region_contents_to_new_regions(region)
     body.block.add_op(scf.YieldOp())
     agent = scf.IfOp(condition, [], body, Region())

@@ -16,6 +16,7 @@ is lowered, so patterns never depend on the order in which they run.
 | `tensor<MxN, #nv_tileas.mma<...>>` (accumulator) | `fragment_type(t)`: the warpgroup's WGMMA D fragments |
 | register-resident A of a `frag_kind = rs` atom | `a_fragment_type(t, k)`: the WGMMA A fragments |
 | `tensor<..., #nv_tileas.blocked<...>>` (a register tile) | `BlockedTile(t).llvm_type`: the thread's elements |
+| `tensor<128xN, #nv_tileas.tmem>` (sm_100 tensor memory) | `TMEM_TILE`, `!llvm.struct<(ptr<6>, i1)>`: its buffer's address and whether it holds data (`tmem.py`) |
 | `index`, `iN`, `fN` | unchanged |
 
 **Accumulator fragments.** `warps_per_cta = [4 W, 1]`: W warpgroups (128 threads each)
@@ -75,6 +76,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     UnrealizedConversionCastOp,
     VectorType,
+    i1,
     i32,
     i64,
 )
@@ -89,6 +91,7 @@ from tileas_py.dialects.nv_tileas.attrs import (
     MmaEncodingAttr,
     SharedEncodingAttr,
     TiledViewType,
+    TmemEncodingAttr,
     ints,
 )
 from tileas_py.hw import wgmma_layout
@@ -103,6 +106,12 @@ SHARED_PTR = llvm.LLVMPointerType(IntAttr(3))
 
 GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
 """`!llvm.ptr<1>`: a plain global-memory address."""
+
+TMEM_PTR = llvm.LLVMPointerType(IntAttr(6))
+"""`!llvm.ptr<6>`: a tensor-memory address (sm_100), `lane << 16 | column`."""
+
+TMEM_TILE = llvm.LLVMStructType.from_type_list([TMEM_PTR, i1])
+"""A `#nv_tileas.tmem` tile: its buffer's address, and whether it holds data (`tmem.py`)."""
 
 TENSOR_MAP_BYTES = 128
 """A CUtensorMap is an opaque 128-byte, 64-byte aligned object."""
@@ -306,6 +315,8 @@ def convert_type(t: Attribute) -> Attribute | None:
         if isinstance(encoding, BlockedEncodingAttr):
             tile = BlockedTile(cast(TensorType[Attribute], t))
             return tile.llvm_type if tile.covers() else None
+        if isinstance(encoding, TmemEncodingAttr):
+            return TMEM_TILE
         return None
     if (
         isinstance(t, IntegerType | AnyFloat)

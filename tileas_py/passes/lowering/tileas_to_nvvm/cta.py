@@ -17,9 +17,10 @@ Before the patterns run, `split_into_pieces` makes each CTA work on its piece:
   cluster-rank term: `index[d] + p[d] * shape[d] / S[d]`, with `p` computed from
   `%cluster_ctarank` (`nvvm.read.ptx.sreg.cluster.ctarank`).
 
-What cannot be lowered this way is reported at the op: a conversion or copy between
-tiles split differently (the data would move between CTAs, through distributed shared
-memory, which is not lowered), a dot whose operands' pieces are not one dot per CTA (K
+A conversion between tiles split differently moves data between CTAs: a gather of
+blocked register tiles is lowered through distributed shared memory (`dsmem.py`). What
+cannot be lowered is reported at the op: another such conversion, one inside a
+warp-specialised agent, a copy between tiles split differently, a dot whose operands' pieces are not one dot per CTA (K
 split, or A / B pieces that are not the accumulator's rows / columns), an `extract` from
 a split tile, a non-splat constant, a dimension the split does not divide, and a layout
 over a different number of CTAs than the kernel's cluster.
@@ -62,12 +63,15 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects.nv_tileaa import ExtractOp, kernel_spec_of
 from tileas_py.dialects.nv_tileas.attrs import (
+    BlockedEncodingAttr,
     CTALayoutAttr,
     PipelineType,
+    SharedEncodingAttr,
     as_tile,
     cta_of,
     encoding_of,
     ints,
+    with_cta,
 )
 from tileas_py.dialects.nv_tileas.ops import (
     ConvertLayoutOp,
@@ -77,6 +81,7 @@ from tileas_py.dialects.nv_tileas.ops import (
     TiledStoreOp,
 )
 from tileas_py.dialects.nvvm import sreg
+from tileas_py.passes.lowering.tileas_to_nvvm.threads import agent_of
 
 Pieces = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]
 """A split: the number of pieces per dimension, and the piece of each cluster rank."""
@@ -169,6 +174,40 @@ def check_cluster(function: Operation) -> None:
             )
 
 
+FROM_CTA = "nv_tileas.dsmem_from"
+"""On a gathering `convert_layout` (`dsmem.py`; set before its tiles become pieces):
+the source's CTA layout."""
+
+TO_CTA = "nv_tileas.dsmem_to"
+"""The result's CTA layout; absent when every CTA gets the whole tile."""
+
+
+def is_gather(source: Attribute, result: Attribute) -> bool:
+    """Whether converting `source` to `result` (tiles split differently) is a gather of
+    blocked register tiles of one layout: each CTA's new piece made of whole old pieces
+    (the new split divides the old one in every dimension)."""
+    a, b = encoding_of(source), encoding_of(result)
+    if not isinstance(a, BlockedEncodingAttr) or not isinstance(b, BlockedEncodingAttr):
+        return False
+    old, new = split_layout(source), split_layout(result)
+    if old is None or a.with_cta(None) != b.with_cta(None):
+        return False
+    if new is not None and new.num_ctas != old.num_ctas:
+        return False
+    new_split = ints(new.split) if new is not None else (1,) * len(ints(old.split))
+    return all(s % t == 0 for s, t in zip(ints(old.split), new_split, strict=True))
+
+
+def mark_gather(op: ConvertLayoutOp) -> None:
+    """Record the CTA layouts of a gathering `op` for `dsmem.py`."""
+    old = split_layout(op.source.type)
+    assert old is not None
+    op.attributes[FROM_CTA] = old
+    new = split_layout(op.result.type)
+    if new is not None:
+        op.attributes[TO_CTA] = new
+
+
 def check_same_pieces(op: Operation, a: Attribute, b: Attribute) -> None:
     if pieces(a) != pieces(b):
         emit_error(
@@ -177,6 +216,44 @@ def check_same_pieces(op: Operation, a: Attribute, b: Attribute) -> None:
             "cluster moves data between CTAs (through distributed shared memory), "
             "which convert-tileas-to-nvvm does not lower",
         )
+
+
+def check_conversion(op: ConvertLayoutOp) -> None:
+    """A conversion keeps each CTA's piece, or is a gather lowered through distributed
+    shared memory by every thread of the cluster (`dsmem.py`)."""
+    source, result = op.source.type, op.result.type
+    if pieces(source) == pieces(result):
+        return
+    split = split_layout(source)
+    if (
+        split is not None
+        and isinstance(encoding_of(source), SharedEncodingAttr)
+        and isinstance(encoding_of(result), BlockedEncodingAttr)
+    ):
+        # A shared piece read into a gathered register tile (tileas-remove-layout-
+        # conversions folds the two): each CTA reads its piece, then gathers.
+        piece = with_cta(op.result.type, split)
+        if is_gather(piece, result):
+            read = ConvertLayoutOp(op.source, piece)
+            Rewriter.insert_op(read, InsertPoint.before(op))
+            op.operands[0] = read.result
+            source = piece
+    if not is_gather(source, result):
+        emit_error(
+            op,
+            "'nv_tileas.convert_layout' between tiles split differently across the CTAs "
+            "of the cluster is lowered through distributed shared memory only as a "
+            "gather of blocked register tiles of one layout: each CTA's new piece made "
+            "of whole pieces of the old split",
+        )
+    if agent_of(op) is not None:
+        emit_error(
+            op,
+            "'nv_tileas.convert_layout' across the CTAs of the cluster meets every "
+            "thread of the cluster (barrier.cluster) and cannot run inside a "
+            "warp-specialised agent",
+        )
+    mark_gather(op)
 
 
 def check_dot(op: DotOp) -> None:
@@ -210,9 +287,9 @@ def check_dot(op: DotOp) -> None:
 
 def check(function: Operation) -> None:
     check_cluster(function)
-    for op in function.walk():
+    for op in list(function.walk()):
         if isinstance(op, ConvertLayoutOp):
-            check_same_pieces(op, op.source.type, op.result.type)
+            check_conversion(op)
         elif isinstance(op, CopyOp):
             check_same_pieces(op, op.source.type, op.dest.type)
         elif isinstance(op, DotOp):

@@ -163,8 +163,8 @@ def check_target(op: Operation) -> None:
     if arch is not None and arch.version >= 100:
         emit_error(
             op,
-            f"WGMMA is not available on {arch}: Blackwell kernels need tcgen05.mma, "
-            "which convert-tileas-to-nvvm does not emit",
+            f"WGMMA is not available on {arch}: Blackwell kernels use an sm100 atom "
+            "(!cute_nvgpu.sm100.mma, tcgen05.mma)",
         )
     emit_error(
         op,

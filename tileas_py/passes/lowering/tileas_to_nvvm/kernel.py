@@ -54,6 +54,7 @@ from tileas_py.dialects import nv_tileaa
 from tileas_py.dialects.nv_tileas import ops as tile_ops
 from tileas_py.dialects.nv_tileas.attrs import (
     PERSISTENT_GRID,
+    TILE_SCHEDULER,
     SharedEncodingAttr,
     TiledViewType,
 )
@@ -190,9 +191,10 @@ def _kernel_attributes(op: Operation) -> dict[str, Attribute]:
         attributes[nvvm_kernel.REQNTID] = DenseArrayBase.from_list(
             i32, [32 * warps.value.data, 1, 1]
         )
-    grid = op.attributes.get(PERSISTENT_GRID)
-    if grid is not None:
-        attributes[PERSISTENT_GRID] = grid
+    for persistence in (PERSISTENT_GRID, TILE_SCHEDULER):
+        recorded = op.attributes.get(persistence)
+        if recorded is not None:
+            attributes[persistence] = recorded
     min_ctas = op.attributes.get(nvvm_kernel.MINCTASM)
     if min_ctas is not None:
         attributes[nvvm_kernel.MINCTASM] = min_ctas

@@ -8,7 +8,7 @@ arrivals are counted per *agent*: each agent's leader (`threads.py`) arrives onc
 
 | tile op | nvvm |
 | --- | --- |
-| `mbarrier.create arrive_count = N` | thread 0: `mbarrier.init %bar, N`; `fence.mbarrier.init`; `barrier0` (so it must run on the whole CTA) |
+| `mbarrier.create arrive_count = N` | the CTA's leader: `mbarrier.init %bar, N`; `fence.mbarrier.init`; `barrier0` (so it must run on the whole CTA) |
 | `mbarrier.arrive %bar` | leader: `mbarrier.arrive` |
 | `mbarrier.expect_tx %bar bytes = B` | leader: `mbarrier.expect_tx.relaxed.cta.shared::cta.b64` (inline asm: NVVM has no op for it) |
 | `mbarrier.wait %bar, %phase` | `mbarrier.try_wait.parity` (every thread) |
@@ -86,7 +86,7 @@ def on_leader(rewriter: PatternRewriter, op: Operation) -> Block:
 
 
 class LowerMBarrierCreate(RewritePattern):
-    """`mbarrier.create`: thread 0 initialises it; the CTA waits for the init."""
+    """`mbarrier.create`: the CTA's leader initialises it; the CTA waits for the init."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(

@@ -32,6 +32,10 @@ wait.
 | `consume_one` | acquire, the body on the slots, release |
 
 The pipeline value is handed between patterns as a cast of (slots, barriers, cursors).
+
+Slots read by tcgen05 MMAs are released by the MMA issuer's `tcgen05.commit` (one arrival),
+and a CTA pair's slots fill the even CTA's full barriers (`tcgen05_sync.py`); pipelines
+of tensor-memory slots are `tmem.py`'s.
 """
 
 from __future__ import annotations
@@ -60,7 +64,8 @@ from tileas_py.dialects.nv_tileas.attrs import PipelineType, SharedEncodingAttr
 from tileas_py.dialects.nv_tileas.ops import CopyOp, TiledLoadOp
 from tileas_py.dialects.nvvm import mbarrier as nvvm_mbarrier
 from tileas_py.dialects.nvvm import sync as nvvm_sync
-from tileas_py.passes.lowering.tileas_to_nvvm import tma
+from tileas_py.passes.lowering.tileas_to_nvvm import multicast, tma
+from tileas_py.passes.lowering.tileas_to_nvvm.cluster import cluster_ctas
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     SHARED_PTR,
     element_bits,
@@ -74,6 +79,12 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
 from tileas_py.passes.lowering.tileas_to_nvvm.ocg_knobs import (
     emit_pragmas_before,
     take_pragmas,
+)
+from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05_sync import (
+    CTA_PAIR,
+    in_even_cta,
+    is_pair,
+    released_by_commit,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
     WARP_SIZE,
@@ -153,13 +164,16 @@ def kernel_of(op: Operation) -> Operation:
 
 def consumer_arrivals(op: async_ops.CreatePipelineOp) -> int:
     """Arrivals that complete a phase of an empty barrier: every thread of every agent
-    that releases slots of the pipeline."""
+    that releases slots of the pipeline (one `tcgen05.commit` for an agent that releases
+    them by committing its MMAs, `tcgen05_sync.py`)."""
     agents: dict[tuple[Operation, int] | None, int] = {}
     for use in op.result.uses:
         user = use.operation
         if isinstance(user, async_ops.ConsumerReleaseOp | async_ops.ConsumeOneOp):
-            agents[agent_key(user)] = executing_warps(user)
-    return WARP_SIZE * sum(agents.values()) if agents else 1
+            agents[agent_key(user)] = (
+                1 if released_by_commit(user) else WARP_SIZE * executing_warps(user)
+            )
+    return sum(agents.values()) if agents else 1
 
 
 def parts(value: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue] | None:
@@ -192,7 +206,8 @@ class LowerCreatePipeline(RewritePattern):
         slots = shared_address(rewriter, base, start)
         barriers = shared_address(rewriter, base, start + depth * stage_stride(t))
         leader = agent_leader(rewriter, op)
-        counts = {FULL: 1, EMPTY: consumer_arrivals(op)}
+        writers = multicast.writer_count(op, cluster_ctas(op))
+        counts = {FULL: 1, EMPTY: consumer_arrivals(op) * writers}
         for which, count in counts.items():
             arrivals = constant(rewriter, count)
             for stage in range(depth):
@@ -201,7 +216,10 @@ class LowerCreatePipeline(RewritePattern):
                 )
                 rewriter.insert(nvvm_mbarrier.MBarrierInitOp(bar, arrivals, leader))
         rewriter.insert(nvvm_sync.FenceMbarrierInitOp())
-        rewriter.insert(nvvm_sync.Barrier0Op())
+        if writers > 1:
+            multicast.meet_after_init(rewriter)
+        else:
+            rewriter.insert(nvvm_sync.Barrier0Op())
         fields = rewriter.insert(llvm.ConstantOp(IntegerAttr(6, i32), i32)).result
         counters = rewriter.insert(llvm.AllocaOp(fields, i32, alignment=4)).res
         zero = constant(rewriter, 0)
@@ -212,6 +230,12 @@ class LowerCreatePipeline(RewritePattern):
         cast = UnrealizedConversionCastOp.get([slots, barriers, counters], [t])
         if _filled_by_tma(op.result):
             cast.attributes[TMA_FILLED] = UnitAttr()
+        if is_pair(op):
+            cast.attributes[CTA_PAIR] = UnitAttr()
+        if multicast.CLUSTER_SLOTS in op.attributes:
+            cast.attributes[multicast.CLUSTER_SLOTS] = op.attributes[
+                multicast.CLUSTER_SLOTS
+            ]
         rewriter.replace(op, cast)
 
 
@@ -311,11 +335,18 @@ class LowerProducerAcquire(RewritePattern):
         state.wait(rewriter, state.barrier(rewriter, EMPTY), parity)
         addresses = state.slots_of_stage(rewriter)
         full = state.barrier(rewriter, FULL)
-        for slot, address in zip(op.slots, addresses, strict=True):
+        owner = op.pipeline.owner
+        creator = owner if isinstance(owner, Operation) else None
+        pair = is_pair(creator)
+        shared = multicast.multicasts(creator) if creator is not None else []
+        shared = shared or [None] * len(addresses)
+        for slot, address, sharing in zip(op.slots, addresses, shared, strict=True):
             for use in list(slot.uses):
                 copy = use.operation
                 if isinstance(copy, CopyOp) and copy.dest is slot:
-                    tma.lower_copy_into_slot(rewriter, copy, address, full)
+                    tma.lower_copy_into_slot(
+                        rewriter, copy, address, full, pair=pair, shared=sharing
+                    )
         rewriter.replace(op, [], _slot_tensors(rewriter, op, addresses, op.slots.types))
 
 
@@ -364,7 +395,13 @@ class LowerProducerCommit(RewritePattern):
         state = State(rewriter, op.pipeline, PRODUCER)
         full = state.barrier(rewriter, FULL)
         leader = agent_leader(rewriter, op)
-        bytes_ = constant(rewriter, stage_bytes(t))
+        count = stage_bytes(t)
+        if is_pair(owner):
+            # The even CTA's barrier counts both CTAs' loads (`tcgen05_sync.py`).
+            even = in_even_cta(rewriter)
+            leader = rewriter.insert(arith.AndIOp(leader, even)).result
+            count *= 2
+        bytes_ = constant(rewriter, count)
         emit_pragmas_before(rewriter, knobs)
         rewriter.insert(nvvm_mbarrier.MBarrierArriveExpectTxOp(full, bytes_, leader))
         state.advance(rewriter)
@@ -401,6 +438,7 @@ def release(
     empty = state.barrier(rewriter, EMPTY)
     emit_pragmas_before(rewriter, knobs)
     rewriter.insert(nvvm_mbarrier.MBarrierArriveOp(empty, with_state=False))
+    multicast.release_writers(rewriter, pipeline, empty)
     state.advance(rewriter)
 
 
