@@ -9,6 +9,7 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#directives
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeGuard
 
 from xdsl.dialects.builtin import (
     I64,
@@ -19,7 +20,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
 )
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Block, Operation
 from xdsl.irdl import IRDLOperation, irdl_op_definition, opt_prop_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -130,6 +131,43 @@ class PragmaOp(IRDLOperation):
         super().__init__(
             properties={"strings": ArrayAttr(StringAttr(s) for s in strings)}
         )
+
+
+NEXT_KNOB_PREFIX = "next "
+"""A pragma whose every string has this prefix (`next knob FenceCode`) belongs to the
+instruction right after it: ptxas's OCG reads it as a knob of that one instruction."""
+
+
+def is_next_pragma(op: Operation | None) -> TypeGuard[PragmaOp]:
+    """An `ori.pragma` that belongs to the instruction after it."""
+    return (
+        isinstance(op, PragmaOp)
+        and bool(op.strings.data)
+        and all(s.data.startswith(NEXT_KNOB_PREFIX) for s in op.strings)
+    )
+
+
+def pragmas_of(op: Operation) -> list[PragmaOp]:
+    """The `next` pragmas right before `op`, which belong to it, in order."""
+    pragmas: list[PragmaOp] = []
+    previous = op.prev_op
+    while isinstance(previous, PragmaOp) and is_next_pragma(previous):
+        pragmas.append(previous)
+        previous = previous.prev_op
+    return pragmas[::-1]
+
+
+def trailing_pragmas(block: Block) -> list[PragmaOp]:
+    """The `next` pragmas at the end of `block`, which belong to what comes next."""
+    last = block.last_op
+    return [*pragmas_of(last), last] if is_next_pragma(last) else []
+
+
+def start_of(op: Operation) -> Operation:
+    """Where `op` starts with its pragmas: code inserted before `op` goes before this, so
+    that a pragma stays right before the instruction it belongs to."""
+    pragmas = pragmas_of(op)
+    return pragmas[0] if pragmas else op
 
 
 @irdl_op_definition

@@ -293,6 +293,16 @@ PTX_MESSAGES: tuple[SyncMessage, ...] = (
         "from PTX.",
         located=False,
     ),
+    SyncMessage(
+        "pragma-not-supported",
+        Origin.PTX,
+        None,
+        Severity.ERROR,
+        "Pragma '{0}' not supported",
+        'An unknown .pragma at module scope, e.g. "global knob SchedResBusyXU64=1" '
+        "before the first function: an error there, not a warning.",
+        located=False,
+    ),
     _ptx(
         "modifier-needs-ptx",
         "Modifier '.{0}' on '{1}' requires PTX ISA .version {2} or later",

@@ -18,8 +18,11 @@ https://mlir.llvm.org/docs/DialectConversion/). In order:
 2. per kernel, each tile split across the CTAs of the cluster becomes the piece its CTA
    holds, tiled accesses offset by the cluster rank (`cta.split_into_pieces`; what
    would move data between CTAs is reported), Blackwell MMAs mark the synchronisation
-   they change and tensor memory is planned and allocated (`tcgen05.prepare`), then
-   shared memory is planned (`kernel.plan_shared_memory`);
+   they change and tensor memory is planned and allocated (`tcgen05.prepare`), the OCG
+   enter / leave directives of its ops become pragmas around them
+   (`tileas_to_nvvm/ocg_knobs.py`: the fence, arrive and barrier patterns put an op's
+   knob and enter directives right before the instruction they emit), then shared
+   memory is planned (`kernel.plan_shared_memory`);
 3. the patterns run to a fixed point;
 4. an op still holding tile values is reported, once, at its location:
    `'nv_tileas.xxx' is not supported by convert-tileas-to-nvvm`;
@@ -80,6 +83,9 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
 from tileas_py.passes.lowering.tileas_to_nvvm.multicast import (
     ensure_exit_barrier,
     record_cluster_slots,
+)
+from tileas_py.passes.lowering.tileas_to_nvvm.ocg_knobs import (
+    materialize_directives,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.persistent import (
     declare_persistent_grid,
@@ -199,6 +205,7 @@ class ConvertTileasToNvvmPass(ModulePass):
                 split_into_pieces(function)
                 pipeline_wgmma(function)
                 prepare_tcgen05(function)
+                materialize_directives(function)
                 plan_registers(
                     function, self.producer_registers, self.consumer_registers
                 )

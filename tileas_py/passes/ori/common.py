@@ -19,7 +19,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import CallOp, InstructionOp
-from tileas_py.dialects.ori.module_ops import TargetOp
+from tileas_py.dialects.ori.module_ops import TargetOp, pragmas_of, start_of
 from tileas_py.dialects.ori.sass import SassOp
 from tileas_py.hw.sync.sass import sm_version
 
@@ -100,10 +100,12 @@ def new_sass(
 
 
 def insert_before(anchor: Operation, ops: Sequence[Operation]) -> None:
+    """`ops` before `anchor` and the `next` pragmas that belong to it."""
     block = anchor.parent_block()
     assert block is not None
+    start = start_of(anchor)
     for op in ops:
-        block.insert_op_before(op, anchor)
+        block.insert_op_before(op, start)
 
 
 def insert_after(anchor: Operation, ops: Sequence[Operation]) -> None:
@@ -125,6 +127,8 @@ def opcode_parts(inst: InstructionOp) -> list[str]:
 
 
 def erase(op: Operation) -> None:
-    """Remove an instruction from its block and drop it."""
-    op.detach()
-    op.erase()
+    """Remove an instruction, and the `next` pragmas that belong to it, from its block
+    and drop them."""
+    for dropped in [*pragmas_of(op), op]:
+        dropped.detach()
+        dropped.erase()

@@ -50,6 +50,7 @@ from tileas_py.dialects.ori.instructions import (
     MbarrierOp,
     MbarrierWaitOp,
 )
+from tileas_py.dialects.ori.module_ops import pragmas_of
 from tileas_py.dialects.ori.sass import is_if_converted, set_sass_opcode
 from tileas_py.dialects.ori.uniformity import Uniformity
 from tileas_py.passes.ori.common import (
@@ -183,6 +184,7 @@ def _expand_wait(func: FuncOp, wait: MbarrierWaitOp) -> None:
     """`_mbarrier.try_wait` -> `W: mbarrier.try_wait %p, ...; @!%p bra W`."""
     block = wait.parent_block()
     assert block is not None
+    pragmas = pragmas_of(wait)
     rest = block.split_before(wait)
     predicate = _fresh_predicate(func)
     loop = Block()
@@ -198,7 +200,9 @@ def _expand_wait(func: FuncOp, wait: MbarrierWaitOp) -> None:
     branch = BraOp("bra", guard=predicate, guard_negated=True, successors=[loop, rest])
     branch.location = wait.location
     wait.detach()
-    loop.add_ops([native, branch])
+    for pragma in pragmas:
+        pragma.detach()
+    loop.add_ops([*pragmas, native, branch])
     if wait.guard is None:
         block.add_op(FallthroughOp(loop))
     else:

@@ -60,6 +60,7 @@ from tileas_py.dialects.ori.instructions import (
     WgmmaMmaAsyncOp,
     WgmmaWaitGroupOp,
 )
+from tileas_py.dialects.ori.module_ops import start_of
 from tileas_py.passes.ori.gmma import (
     CallKind,
     Code,
@@ -248,4 +249,4 @@ def _arrive(near: Operation) -> WarpgroupArriveOp:
 def _insert_before(op: Operation, new: Operation) -> None:
     block = op.parent_block()
     assert block is not None
-    block.insert_op_before(new, op)
+    block.insert_op_before(new, start_of(op))

@@ -83,6 +83,7 @@ from tileas_py.dialects.ori.instructions import (
     RetOp,
     TerminatorInstructionOp,
 )
+from tileas_py.dialects.ori.module_ops import pragmas_of, start_of
 from tileas_py.dialects.ori.sass import (
     SassOp,
     is_spin_retry,
@@ -328,7 +329,9 @@ class _Expansion:
         )
         retry_branch.location = branch.location
         mark_spin_retry(retry_branch)
-        retry.add_ops([retry_wait, retry_branch])
+        retry.add_ops(
+            [*(p.clone() for p in pragmas_of(wait)), retry_wait, retry_branch]
+        )
         parent = position.parent
         assert parent is not None
         parent.insert_block_after(retry, position)
@@ -515,7 +518,7 @@ class _Expansion:
         self.insert_specs(inst, flat_before, before=True)
         self.insert_specs(inst, flat_after, before=False)
         if parts[:2] == ["barrier", "cluster"] and self.sm >= 100:
-            test = inst.prev_op
+            test = start_of(inst).prev_op
             while isinstance(test, SassOp) and test.opcode.data != "BRA.U":
                 test = test.prev_op
             previous = test.prev_op if test is not None else None

@@ -98,8 +98,7 @@ class ValidateMemoryOrderPass(ModulePass):
     """ptxas's `--warning-as-error`: a warning is an error."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if not self.suppress_warnings:
-            self._check_pragmas(op)
+        self._check_pragmas(op)
         functions = defined_functions(op)
         target = _Target(target_sm(op), ptx_version(op))
         errors: list[tuple[InstructionOp, SyncDiagnostic]] = []
@@ -121,13 +120,19 @@ class ValidateMemoryOrderPass(ModulePass):
                     self._check_call(inst, declarations)
 
     def _check_pragmas(self, module: ModuleOp) -> None:
-        """ptxas warns about every pragma it does not know; knobs such as
-        `DisableErrbarAfterMembar=1` cannot be set that way."""
+        """ptxas warns about every pragma it does not know inside a function and refuses
+        one at module scope; knobs such as `DisableErrbarAfterMembar=1` cannot be set
+        that way."""
         for pragma in module.walk():
             if not isinstance(pragma, PragmaOp):
                 continue
             for text in pragma.strings:
-                if text.data.split(" ", 1)[0] not in KNOWN_PRAGMAS:
+                if text.data.split(" ", 1)[0] in KNOWN_PRAGMAS:
+                    continue
+                if pragma.parent_op() is module:
+                    error = _message("pragma-not-supported", text.data)
+                    emit_error(pragma, error.format())
+                if not self.suppress_warnings:
                     warning = _message("pragma-unsupported", text.data)
                     emit(pragma, "warning", warning.format())
 

@@ -39,7 +39,7 @@ from tileas_py.dialects.ori.instructions import (
     TerminatorInstructionOp,
     instruction_class,
 )
-from tileas_py.dialects.ori.module_ops import VarOp
+from tileas_py.dialects.ori.module_ops import VarOp, trailing_pragmas
 from tileas_py.passes.lowering.nvvm_to_ori.liveness import Liveness, defining_block
 from tileas_py.passes.lowering.nvvm_to_ori.operands import (
     Address,
@@ -183,7 +183,9 @@ class FunctionLowering:
         if lowering is None:
             fail(op, f"unsupported op '{op.name}'")
         self.op = op
+        pragmas = trailing_pragmas(self.block)
         lowering(self, op)
+        _follow_fallthrough(pragmas)
 
     # -- blocks ---------------------------------------------------------------------------
 
@@ -471,6 +473,21 @@ class FunctionLowering:
         self.define(result, registers)
         for reg, start in starts.items():
             self._verified[(block, reg)] = (result, start)
+
+
+def _follow_fallthrough(pragmas: Sequence[Operation]) -> None:
+    """`next` pragmas that a lowering left before a fallthrough (it started its
+    instruction in a block of its own, a retry loop) go to the start of that block."""
+    if not pragmas:
+        return
+    fallthrough = pragmas[-1].next_op
+    if not isinstance(fallthrough, FallthroughOp) or fallthrough.dest is None:
+        return
+    start = fallthrough.dest.first_op
+    assert start is not None
+    for pragma in pragmas:
+        pragma.detach()
+        fallthrough.dest.insert_op_before(pragma, start)
 
 
 def file_of(reg: RegOp) -> RegisterFile:

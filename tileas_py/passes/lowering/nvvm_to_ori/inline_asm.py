@@ -23,7 +23,7 @@ from xdsl.utils.exceptions import ParseError
 
 from tileas_py.dialects.ori.attributes import PtxType
 from tileas_py.dialects.ori.function import FallthroughOp, FuncOp, LabelOp, RegOp
-from tileas_py.dialects.ori.module_ops import VarOp
+from tileas_py.dialects.ori.module_ops import VarOp, trailing_pragmas
 from tileas_py.passes.lowering.nvvm_to_ori.function import (
     FunctionLowering,
     fail,
@@ -267,6 +267,9 @@ def _read_snippet(op: llvm.InlineAsmOp, text: str, registers: list[RegOp]) -> Fu
 
 @lowers(llvm.InlineAsmOp)
 def lower_inline_asm(fl: FunctionLowering, op: llvm.InlineAsmOp) -> None:
+    # A pragma before the statement belongs to its first instruction, not to the movs
+    # that put its operands in registers.
+    pragmas = trailing_pragmas(fl.block)
     names, registers = _operand_names(fl, op)
     snippet = _read_snippet(op, substitute(op, names), registers)
     by_name = {reg.ptx_name: reg for reg in registers}
@@ -295,7 +298,16 @@ def lower_inline_asm(fl: FunctionLowering, op: llvm.InlineAsmOp) -> None:
                 inner.erase()
             else:
                 _relocate(fl, inner)
+    first = blocks[0].first_op
     _splice(fl, blocks)
+    if (
+        pragmas
+        and first is not None
+        and first.parent_block() is pragmas[-1].parent_block()
+    ):
+        for pragma in pragmas:
+            pragma.detach()
+            fl.block.insert_op_before(pragma, first)
 
 
 def _relocate(fl: FunctionLowering, op: Operation) -> None:

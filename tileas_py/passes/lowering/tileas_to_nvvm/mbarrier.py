@@ -50,6 +50,11 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
     SharedRequest,
     shared_buffer_name,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.ocg_knobs import (
+    emit_pragmas_before,
+    emit_pragmas_in,
+    take_pragmas,
+)
 from tileas_py.passes.lowering.tileas_to_nvvm.pipeline import WAIT_TICKS, kernel_of
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
     agent_leader,
@@ -92,12 +97,14 @@ class LowerMBarrierCreate(RewritePattern):
             return
         if agent_of(op) is not None:
             emit_error(op, "mbarrier.create must run on the whole CTA, not in an agent")
+        knobs = take_pragmas(rewriter, op)
         base = rewriter.insert(
             llvm.AddressOfOp(shared_buffer_name(kernel_of(op)), SHARED_PTR)
         ).result
         bar = shared_address(rewriter, base, offset.value.data)
         leader = agent_leader(rewriter, op)
         count = constant(rewriter, op.arrive_count.value.data)
+        emit_pragmas_before(rewriter, knobs)
         rewriter.insert(nvvm_mbarrier.MBarrierInitOp(bar, count, leader))
         rewriter.insert(nvvm_sync.FenceMbarrierInitOp())
         rewriter.insert(nvvm_sync.Barrier0Op())
@@ -111,12 +118,12 @@ class LowerMBarrierArrive(RewritePattern):
     def match_and_rewrite(
         self, op: async_ops.MBarrierArriveOp, rewriter: PatternRewriter
     ) -> None:
+        knobs = take_pragmas(rewriter, op)
         bar = to_llvm(rewriter, op.barrier, op, SHARED_PTR)
         body = on_leader(rewriter, op)
-        body.insert_op_before(
-            nvvm_mbarrier.MBarrierArriveOp(bar, with_state=False),
-            body.first_op,  # pyright: ignore[reportArgumentType]
-        )
+        arrive = nvvm_mbarrier.MBarrierArriveOp(bar, with_state=False)
+        body.insert_op_before(arrive, body.first_op)  # pyright: ignore[reportArgumentType]
+        emit_pragmas_in(body, arrive, knobs)
         rewriter.erase(op)
 
 
@@ -127,6 +134,7 @@ class LowerMBarrierExpectTx(RewritePattern):
     def match_and_rewrite(
         self, op: async_ops.MBarrierExpectTxOp, rewriter: PatternRewriter
     ) -> None:
+        knobs = take_pragmas(rewriter, op)
         bar = to_llvm(rewriter, op.barrier, op, SHARED_PTR)
         bytes_ = constant(rewriter, op.bytes.value.data)
         body = on_leader(rewriter, op)
@@ -137,6 +145,7 @@ class LowerMBarrierExpectTx(RewritePattern):
             has_side_effects=True,
         )
         body.insert_op_before(asm, body.first_op)  # pyright: ignore[reportArgumentType]
+        emit_pragmas_in(body, asm, knobs)
         rewriter.erase(op)
 
 
@@ -147,9 +156,11 @@ class LowerMBarrierWait(RewritePattern):
     def match_and_rewrite(
         self, op: async_ops.MBarrierWaitOp, rewriter: PatternRewriter
     ) -> None:
+        knobs = take_pragmas(rewriter, op)
         bar = to_llvm(rewriter, op.barrier, op, SHARED_PTR)
         parity = rewriter.insert(arith.ExtUIOp(op.phase, i32)).result
         ticks = constant(rewriter, WAIT_TICKS)
+        emit_pragmas_before(rewriter, knobs)
         rewriter.insert(nvvm_mbarrier.MBarrierTryWaitParityOp(bar, parity, ticks))
         rewriter.erase(op)
 
@@ -161,9 +172,11 @@ class LowerAsyncFence(RewritePattern):
     def match_and_rewrite(
         self, op: async_ops.AsyncFenceOp, rewriter: PatternRewriter
     ) -> None:
+        knobs = take_pragmas(rewriter, op)
         fence = nvvm_sync.FenceProxyOp(
             ProxyKindAttr(ProxyKind.ASYNC_SHARED), SharedSpaceAttr(SharedSpace.CTA)
         )
+        emit_pragmas_before(rewriter, knobs)
         rewriter.replace(op, fence)
 
 
@@ -174,6 +187,7 @@ class LowerAsyncArrive(RewritePattern):
     def match_and_rewrite(
         self, op: async_ops.AsyncArriveOp, rewriter: PatternRewriter
     ) -> None:
+        knobs = take_pragmas(rewriter, op)
         bar = to_llvm(rewriter, op.barrier, op, SHARED_PTR)
         asm = llvm.InlineAsmOp(
             "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [$0];",
@@ -181,6 +195,7 @@ class LowerAsyncArrive(RewritePattern):
             [bar],
             has_side_effects=True,
         )
+        emit_pragmas_before(rewriter, knobs)
         rewriter.replace(op, asm)
 
 
@@ -199,6 +214,7 @@ class LowerClusterBarrier(RewritePattern):
             new = nvvm_cluster.ClusterArriveRelaxedOp(aligned=True)
         else:
             new = nvvm_cluster.ClusterArriveOp(aligned=True)
+        emit_pragmas_before(rewriter, take_pragmas(rewriter, op))
         rewriter.replace(op, new)
 
 

@@ -76,6 +76,10 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
     SharedRequest,
     shared_buffer_name,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.ocg_knobs import (
+    emit_pragmas_before,
+    take_pragmas,
+)
 from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05_sync import (
     CTA_PAIR,
     in_even_cta,
@@ -387,6 +391,7 @@ class LowerProducerCommit(RewritePattern):
                 "producer_commit: only pipelines whose slots are filled by TMA (a "
                 "tiled_load copied into the acquired slot) are supported",
             )
+        knobs = take_pragmas(rewriter, op)
         state = State(rewriter, op.pipeline, PRODUCER)
         full = state.barrier(rewriter, FULL)
         leader = agent_leader(rewriter, op)
@@ -397,6 +402,7 @@ class LowerProducerCommit(RewritePattern):
             leader = rewriter.insert(arith.AndIOp(leader, even)).result
             count *= 2
         bytes_ = constant(rewriter, count)
+        emit_pragmas_before(rewriter, knobs)
         rewriter.insert(nvvm_mbarrier.MBarrierArriveExpectTxOp(full, bytes_, leader))
         state.advance(rewriter)
         rewriter.erase(op)
@@ -424,10 +430,13 @@ def acquire(rewriter: PatternRewriter, pipeline: SSAValue) -> list[SSAValue]:
     return addresses
 
 
-def release(rewriter: PatternRewriter, pipeline: SSAValue) -> None:
-    """Arrive on the release cursor's empty barrier."""
+def release(
+    rewriter: PatternRewriter, pipeline: SSAValue, knobs: Sequence[str] = ()
+) -> None:
+    """Arrive on the release cursor's empty barrier (`knobs`: the pragmas of the arrive)."""
     state = State(rewriter, pipeline, RELEASE)
     empty = state.barrier(rewriter, EMPTY)
+    emit_pragmas_before(rewriter, knobs)
     rewriter.insert(nvvm_mbarrier.MBarrierArriveOp(empty, with_state=False))
     multicast.release_writers(rewriter, pipeline, empty)
     state.advance(rewriter)
@@ -442,7 +451,7 @@ class LowerConsumerRelease(RewritePattern):
     ) -> None:
         if parts(op.pipeline) is None:
             return
-        release(rewriter, op.pipeline)
+        release(rewriter, op.pipeline, take_pragmas(rewriter, op))
         rewriter.erase(op)
 
 

@@ -96,6 +96,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     from_llvm,
     to_llvm,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.ocg_knobs import take_pragmas
 from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05_sync import (
     CTA_PAIR,
     PAIR_AGENTS,
@@ -424,6 +425,7 @@ class LowerCommitRelease(RewritePattern):
     ) -> None:
         if not released_by_commit(op) or pipeline.parts(op.pipeline) is None:
             return
+        knobs = take_pragmas(rewriter, op)
         state = pipeline.State(rewriter, op.pipeline, pipeline.RELEASE)
         empty = state.barrier(rewriter, pipeline.EMPTY)
         leader = agent_leader(rewriter, op)
@@ -436,6 +438,7 @@ class LowerCommitRelease(RewritePattern):
             rewriter,
             empty,
             pair=is_pair(owner if isinstance(owner, Operation) else None),
+            knobs=knobs,
         )
         rewriter.insert(scf.YieldOp())
         rewriter.insertion_point = after

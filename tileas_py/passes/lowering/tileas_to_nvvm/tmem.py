@@ -117,6 +117,10 @@ from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
     SharedRequest,
     shared_buffer_name,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.ocg_knobs import (
+    emit_pragmas_before,
+    take_pragmas,
+)
 from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05_sync import (
     CTA_PAIR,
     in_pair_leader,
@@ -668,6 +672,7 @@ class LowerTmemProducerCommit(RewritePattern):
     ) -> None:
         if _parts(op.pipeline) is None:
             return
+        knobs = take_pragmas(rewriter, op)
         ring = _Ring(rewriter, op.pipeline, PRODUCER)
         full = ring.barrier(rewriter, PRODUCER)
         leader = agent_leader(rewriter, op)
@@ -675,20 +680,29 @@ class LowerTmemProducerCommit(RewritePattern):
         rewriter.insert(scf.IfOp(leader, [], Region(body), Region()))
         saved = rewriter.insertion_point
         rewriter.insertion_point = InsertPoint.at_end(body)
-        commit_to(rewriter, full, pair=ring.pair)
+        commit_to(rewriter, full, pair=ring.pair, knobs=knobs)
         rewriter.insert(scf.YieldOp())
         rewriter.insertion_point = saved
         ring.advance(rewriter)
         rewriter.erase(op)
 
 
-def commit_to(rewriter: PatternRewriter, barrier: SSAValue, *, pair: bool) -> None:
+def commit_to(
+    rewriter: PatternRewriter,
+    barrier: SSAValue,
+    *,
+    pair: bool,
+    knobs: Sequence[str] = (),
+) -> None:
     """`tcgen05.commit` of the thread's MMAs to `barrier`: with `pair`, by the CTA pair
-    (`.cta_group::2`) to the barrier at the same offset in both CTAs."""
+    (`.cta_group::2`) to the barrier at the same offset in both CTAs (`knobs`: the
+    pragmas of the commit, `ocg_knobs.take_pragmas`)."""
     if not pair:
+        emit_pragmas_before(rewriter, knobs)
         rewriter.insert(nvvm_tcgen05.Tcgen05CommitOp(barrier))
         return
     mask = rewriter.insert(arith.ConstantOp(IntegerAttr(0b11, 16))).result
+    emit_pragmas_before(rewriter, knobs)
     commit = nvvm_tcgen05.Tcgen05CommitOp(barrier, mask)
     commit.properties["group"] = CTAGroupKindAttr(CTAGroupKind.CTA_2)
     rewriter.insert(commit)
@@ -718,12 +732,16 @@ class LowerTmemConsumerRelease(RewritePattern):
     ) -> None:
         if _parts(op.pipeline) is None:
             return
+        knobs = take_pragmas(rewriter, op)
         ring = _Ring(rewriter, op.pipeline, CONSUMER)
         rewriter.insert(nvvm_tcgen05.Tcgen05FenceOp(_fence(Tcgen05FenceKind.BEFORE)))
         empty = ring.barrier(rewriter, CONSUMER)
         if ring.pair:
-            remote_arrive(rewriter, in_pair_leader(rewriter, empty))
+            remote = in_pair_leader(rewriter, empty)
+            emit_pragmas_before(rewriter, knobs)
+            remote_arrive(rewriter, remote)
         else:
+            emit_pragmas_before(rewriter, knobs)
             rewriter.insert(nvvm_mbarrier.MBarrierArriveOp(empty, with_state=False))
         ring.advance(rewriter)
         rewriter.erase(op)

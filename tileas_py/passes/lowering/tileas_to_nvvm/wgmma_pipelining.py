@@ -63,6 +63,10 @@ from tileas_py.dialects.nv_tileas import async_ops
 from tileas_py.dialects.nv_tileas.attrs import PipelineType
 from tileas_py.dialects.nv_tileas.ops import DotOp
 from tileas_py.dialects.nvvm import wgmma as nvvm_wgmma
+from tileas_py.passes.lowering.tileas_to_nvvm.ocg_knobs import (
+    ENTER_DIRECTIVES,
+    fence_code_knob,
+)
 
 DEFERRED = "nv_tileas.deferred_release"
 """On a release that `pipeline_wgmma` has deferred: by how many iterations."""
@@ -131,10 +135,17 @@ def _defer(
     assert body is not None
     assert anchor is not None  # a loop body ends with its yield
     ready = arith.CmpiOp(loop.body.block.args[0], first, "sge")
-    for release in releases:
+    # A release keeps its FenceCode knob (tileas-insert-OCG-knobs) right before it.
+    knobs = [fence_code_knob(release) for release in releases]
+    moved: list[Operation] = []
+    for release, knob in zip(releases, knobs, strict=True):
+        if knob is not None:
+            knob.detach()
+            moved.append(knob)
         release.detach()
         release.attributes[DEFERRED] = IntegerAttr(lag, i64)
-    guard = scf.IfOp(ready, [], Region(Block([*releases, scf.YieldOp()])))
+        moved.append(release)
+    guard = scf.IfOp(ready, [], Region(Block([*moved, scf.YieldOp()])))
     body.insert_ops_before([ready, guard], anchor)
     drain = loop.next_op
     assert isinstance(drain, nvvm_wgmma.WgmmaWaitGroupSyncOp)
@@ -144,9 +155,13 @@ def _defer(
         ops, start = _iteration_start(loop, iteration)
         ran = arith.CmpiOp(loop.ub, start, "sgt")
         tails: list[Operation] = []
-        for release in releases:
+        for release, knob in zip(releases, knobs, strict=True):
             tail = async_ops.ConsumerReleaseOp(release.pipeline)
             tail.attributes[DEFERRED] = IntegerAttr(lag, i64)
+            if ENTER_DIRECTIVES in release.attributes:
+                tail.attributes[ENTER_DIRECTIVES] = release.attributes[ENTER_DIRECTIVES]
+            if knob is not None:
+                tails.append(knob.clone())
             tails.append(tail)
         guard = scf.IfOp(ran, [], Region(Block([*tails, scf.YieldOp()])))
         block.insert_ops_before([*ops, ran, guard], anchor)
