@@ -64,6 +64,7 @@ from tileas_py.dialects.ori.module_ops import (
     TargetOp,
     VarOp,
     VersionOp,
+    start_of,
 )
 from tileas_py.dialects.ori.sass import SassOp, is_spin_retry
 from tileas_py.ptx.performance import paused_gc
@@ -276,6 +277,8 @@ class _FunctionWriter:
             reg.result: reg.ptx_name for reg in func.registers()
         }
         self.rotated = self._rotated_waits()
+        # The retry's label goes before the wait's `next` pragmas, which belong to it.
+        self.retry_labelled = {start_of(w): r for w, r in self.rotated.items()}
         self.looping_to_block_label: set[Block] = set()
         self.blocks = [b for b in self.blocks if b not in self.rotated.values()]
         self.labels = self._assign_labels()
@@ -364,7 +367,7 @@ class _FunctionWriter:
     def _op_lines(self, op: Operation, position: int) -> Iterator[str]:
         if isinstance(op, LabelOp):
             return
-        retry = self.rotated.get(op)
+        retry = self.retry_labelled.get(op)
         if retry is not None and retry not in self.looping_to_block_label:
             yield f"{self.labels[retry]}:\n"
         if isinstance(op, SassOp):

@@ -55,15 +55,16 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
 // PTX-NEXT:  fence.proxy.async.shared::cta;
 // PTX:       .pragma "next knob FenceCode";
 // PTX-NEXT:  cp.async.mbarrier.arrive.noinc.shared::cta.b64
-// PTX:       .pragma "next knob FenceCode";
+// The wait loop (rotated by ptxas-pipeline, printed as the loop it came from) starts at
+// its knob, so the wait of every iteration has it.
+// PTX:       [[WAIT:\$L__ori_[0-9]+]]:
+// PTX-NEXT:  .pragma "next knob FenceCode";
 // PTX-NEXT:  mbarrier.try_wait.parity.shared::cta.b64
+// PTX-NEXT:  bra {{.*}}[[WAIT]];
 // PTX:       .pragma "next knob FenceCode";
 // PTX-NEXT:  barrier.cluster.arrive.relaxed.aligned;
 // PTX:       .pragma "next knob FenceCode";
 // PTX-NEXT:  barrier.cluster.wait.aligned;
-// The out-of-line retry of the wait carries the knob too.
-// PTX:       .pragma "next knob FenceCode";
-// PTX-NEXT:  mbarrier.try_wait.parity.shared::cta.b64
 
 // -----
 
