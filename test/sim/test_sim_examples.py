@@ -106,8 +106,9 @@ BLACKWELL = {
     "gemm_2cta_sm100a.mlir": ((2, 2), (2, 1, 1)),
     "ocg_knobs_sm100a.mlir": ((2, 4), None),
 }
-"""The launch of each Blackwell example at 256^3: 128x128 tiles (128x64 for the OCG one);
-the CTA pairs of the 2-CTA one split each 256x128 tile along M."""
+"""The launch of each Blackwell example at 256^3, in CTAs: 128x128 tiles (128x64 for the
+OCG one); the 2-CTA one's program is a cluster computing a 256x128 tile (one along M, two
+along N), its CTAs splitting it along M."""
 
 
 def test_every_blackwell_example_is_run() -> None:

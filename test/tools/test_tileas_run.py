@@ -210,8 +210,10 @@ def test_a_blackwell_example_runs_exactly(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The 2-CTA tcgen05 GEMM at 256^3 from the shell: a tile-level .mlir, the tiled_view
-    arguments as arrays, a cluster of 2; the summary counts the pairs' MMAs (2 pairs x 4
-    K steps x 4 = 32, issued by the even CTAs)."""
+    arguments as arrays, a cluster of 2. A program is a cluster computing a 256x128 tile
+    (its program ids are the cluster's), so the grid is 2x2 CTAs: one cluster along M,
+    two along N. The summary counts the pairs' MMAs (2 pairs x 4 K steps x 4 = 32, issued
+    by the even CTAs)."""
     source = tmp_path / "gemm_2cta.mlir"
     example = (REPO / "examples" / "gemm_2cta_sm100a.mlir").read_text()
     source.write_text(example.replace("4096", "256"))

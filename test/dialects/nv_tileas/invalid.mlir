@@ -633,6 +633,29 @@ func.func @f(%a: tensor<128x64xf16, #sa>, %b: tensor<64x128xf16, #sb>, %c: tenso
 
 // -----
 
+// The shapes checked are each CTA's pieces: here A's split leaves a CTA 64 rows.
+#rows = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [2, 1], order = [1, 0]>
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0], cta = #rows>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+func.func @f(%a: tensor<128x64xf16, #sa>, %b: tensor<64x64xf16, #sb>, %c: tensor<128x128xf32, #nv_tileas.tmem>) {
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<256x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2> wait_group = 0 : tensor<128x64xf16, #sa>, tensor<64x64xf16, #sb> -> tensor<128x128xf32, #nv_tileas.tmem>
+  func.return
+}
+// CHECK: with a cta_group = 2 atom of M = 256 each CTA holds 128 rows of A and C, got 64 and 128
+
+// -----
+
+#rows = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [2, 1], order = [1, 0]>
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0], cta = #rows>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
+func.func @f(%a: tensor<129x64xf16, #sa>, %b: tensor<64x64xf16, #sb>, %c: tensor<128x128xf32, #nv_tileas.tmem>) {
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<256x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2> wait_group = 0 : tensor<129x64xf16, #sa>, tensor<64x64xf16, #sb> -> tensor<128x128xf32, #nv_tileas.tmem>
+  func.return
+}
+// CHECK: a tile of shape [129, 64] cannot be split [2, 1] ways
+
+// -----
+
 #sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
 #sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
 func.func @f(%a: tensor<128x64xf16, #sa>, %b: tensor<32x128xf16, #sb>, %c: tensor<128x128xf32, #nv_tileas.tmem>) {

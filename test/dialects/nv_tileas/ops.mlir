@@ -88,5 +88,21 @@ func.func @tcgen05(%a: tensor<128x64xf16, #sa>, %b: tensor<64x256xf16, #sb>, %b2
 // CHECK-NEXT:  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1> wait_group = 0 : tensor<128x64xf16, {{.*}}>, tensor<64x256xf16, {{.*}}> -> tensor<128x256xf32, #nv_tileas.tmem>
 // CHECK-NEXT:  %e = nv_tileas.dot %a, %b2, %d atom = !cute_nvgpu.sm100.mma<256x256x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2> wait_group = 0
 // CHECK-NEXT:  %p = "test.op"() : () -> !nv_tileas.pipeline<2, tensor<128x256xf32, #nv_tileas.tmem<cta = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [1, 1], order = [1, 0]>>>>
+
+// The pair's dot at the tile level, as the cluster's program writes it: the CTA layouts
+// split A and C by rows across the pair and B by columns, and each CTA's pieces are what
+// the atom's shapes are checked against.
+#rows = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [2, 1], order = [1, 0]>
+#cols = #nv_tileas.cta_layout<ctas_per_cluster = [1, 2], split = [1, 2], order = [1, 0]>
+#sa_rows = #nv_tileas.shared<swizzle = 128, order = [1, 0], cta = #rows>
+#sb_cols = #nv_tileas.shared<swizzle = 128, order = [0, 1], cta = #cols>
+#tm_rows = #nv_tileas.tmem<cta = #rows>
+func.func @tcgen05_pair(%a: tensor<256x64xf16, #sa_rows>, %b: tensor<64x256xf16, #sb_cols>, %c: tensor<256x256xf32, #tm_rows>) {
+  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<256x256x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2> wait_group = 0 : tensor<256x64xf16, #sa_rows>, tensor<64x256xf16, #sb_cols> -> tensor<256x256xf32, #tm_rows>
+  func.return
+}
+
+// CHECK-LABEL: func.func @tcgen05_pair
+// CHECK-NEXT:  %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<256x256x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2> wait_group = 0 : tensor<256x64xf16, {{.*}}cta = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [2, 1], order = [1, 0]>>>, tensor<64x256xf16, {{.*}}cta = #nv_tileas.cta_layout<ctas_per_cluster = [1, 2], split = [1, 2], order = [1, 0]>>> -> tensor<256x256xf32, #nv_tileas.tmem<cta = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [2, 1], order = [1, 0]>>>
 // CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "tcgen05"
 // CHECK-GENERIC:       %d = "nv_tileas.dot"(%a, %b, %c) <{atom = !cute_nvgpu.sm100.mma<128x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 1>, wait_group = 0 : i64}> : (tensor<128x64xf16, {{.*}}>, tensor<64x256xf16, {{.*}}>, tensor<128x256xf32, #nv_tileas.tmem>) -> tensor<128x256xf32, #nv_tileas.tmem>

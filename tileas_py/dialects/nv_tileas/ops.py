@@ -64,6 +64,7 @@ from tileas_py.dialects.nv_tileas.attrs import (
     SharedEncodingAttr,
     TiledViewType,
     as_tile,
+    cta_of,
     encoding_of,
     ints,
     is_shared,
@@ -97,6 +98,22 @@ def same_elements(a: Attribute, b: Attribute) -> bool:
 
 def shape_of(t: Attribute) -> tuple[int, ...]:
     return as_tile(t).get_shape()
+
+
+def piece_shape_of(t: Attribute) -> tuple[int, ...]:
+    """The shape of the piece of a tile that each CTA holds (its CTA layout's split)."""
+    shape = shape_of(t)
+    cta = cta_of(t)
+    if cta is None:
+        return shape
+    split = ints(cta.split)
+    if len(split) != len(shape) or any(
+        n % s for n, s in zip(shape, split, strict=True)
+    ):
+        raise VerifyException(
+            f"a tile of shape {list(shape)} cannot be split {list(split)} ways"
+        )
+    return tuple(n // s for n, s in zip(shape, split, strict=True))
 
 
 @irdl_op_definition
@@ -582,9 +599,11 @@ class DotOp(IRDLOperation):
                 "an sm100 mma atom accumulates in tensor memory: C must be a "
                 "#nv_tileas.tmem tile"
             )
-        shapes = [shape_of(v.type) for v in (self.a, self.b, self.c)]
-        if any(len(shape) != 2 for shape in shapes):
+        if any(len(shape_of(v.type)) != 2 for v in (self.a, self.b, self.c)):
             raise VerifyException("A, B and C of a dot are matrices")
+        # What one CTA holds: the MMA is issued on the pieces (a CTA pair's dot splits
+        # A and C by rows and B by columns across the pair).
+        shapes = [piece_shape_of(v.type) for v in (self.a, self.b, self.c)]
         (a_rows, k), (b_rows, b_cols), (rows, cols) = shapes
         for operand, value, expected in zip(
             "ABC",

@@ -95,9 +95,8 @@ from tileas_py.passes.lowering.tileas_to_nvvm.registers import (
     check_budgets,
     plan_registers,
 )
-from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05 import (
-    prepare as prepare_tcgen05,
-)
+from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05 import check_cta_groups
+from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05 import prepare as prepare_tcgen05
 from tileas_py.passes.lowering.tileas_to_nvvm.wgmma_pipelining import pipeline_wgmma
 
 PASS_NAME = "convert-tileas-to-nvvm"
@@ -202,6 +201,7 @@ class ConvertTileasToNvvmPass(ModulePass):
             ):
                 if record_cluster_slots(function):
                     ensure_exit_barrier(function)
+                check_cta_groups(function)
                 split_into_pieces(function)
                 pipeline_wgmma(function)
                 prepare_tcgen05(function)

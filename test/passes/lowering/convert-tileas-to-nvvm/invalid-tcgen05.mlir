@@ -144,20 +144,60 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
 
 // -----
 
+#rows = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [2, 1], order = [1, 0]>
+#cols = #nv_tileas.cta_layout<ctas_per_cluster = [1, 2], split = [1, 2], order = [1, 0]>
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0], cta = #rows>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1], cta = #cols>
+#tm = #nv_tileas.tmem<cta = #rows>
+module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
+  nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 2>, nv_tileas.num_warps = 4 : i32} {
+    %a = nv_tileas.alloc_tensor : tensor<256x64xf16, #sa>
+    %b = nv_tileas.alloc_tensor : tensor<64x64xf16, #sb>
+    %c = nv_tileas.alloc_tensor : tensor<256x64xf32, #tm>
+    %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<256x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2> wait_group = 0 : tensor<256x64xf16, #sa>, tensor<64x64xf16, #sb> -> tensor<256x64xf32, #tm>
+    nv_tileas.return
+  }
+}
+// CHECK: invalid-tcgen05.mlir:157:5: error: a cta_group = 2 dot must run in an agent of an agent_switch (the agent runs on the even CTA of each pair)
+
+// -----
+
+// A pair's dot without CTA layouts: each CTA would compute a whole tile of its own.
 #sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
 #sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
 #tm = #nv_tileas.tmem
 module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
   nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 2>, nv_tileas.num_warps = 4 : i32} {
     %a = nv_tileas.alloc_tensor : tensor<128x64xf16, #sa>
-    %b64 = nv_tileas.alloc_tensor : tensor<64x64xf16, #sb>
-    %b32 = nv_tileas.alloc_tensor : tensor<64x32xf16, #sb>
+    %b = nv_tileas.alloc_tensor : tensor<64x32xf16, #sb>
     %c = nv_tileas.alloc_tensor : tensor<128x64xf32, #tm>
-    %d = nv_tileas.dot %a, %b32, %c atom = !cute_nvgpu.sm100.mma<256x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2> wait_group = 0 : tensor<128x64xf16, #sa>, tensor<64x32xf16, #sb> -> tensor<128x64xf32, #tm>
+    nv_tileas.async.pipeline.agent_switch num_warps = [4] warp_id = [0] agent_strides = [1] {
+      %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<256x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2> wait_group = 0 : tensor<128x64xf16, #sa>, tensor<64x32xf16, #sb> -> tensor<128x64xf32, #tm>
+    }
     nv_tileas.return
   }
 }
-// CHECK: invalid-tcgen05.mlir:156:5: error: a cta_group = 2 dot must run in an agent of an agent_switch (the agent runs on the even CTA of each pair)
+// CHECK: invalid-tcgen05.mlir:175:7: error: a cta_group = 2 dot computes a CTA pair's tile: its CTA layouts must split A and the accumulator by rows across each pair and B by columns, the even CTA holding the first half of the pair's columns, and not split K
+
+// -----
+
+// B split by rows (K) instead of columns.
+#rows = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [2, 1], order = [1, 0]>
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0], cta = #rows>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1], cta = #rows>
+#tm = #nv_tileas.tmem<cta = #rows>
+module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
+  nv_tileas.kernel @k() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 2>, nv_tileas.num_warps = 4 : i32} {
+    %a = nv_tileas.alloc_tensor : tensor<256x64xf16, #sa>
+    %b = nv_tileas.alloc_tensor : tensor<128x32xf16, #sb>
+    %c = nv_tileas.alloc_tensor : tensor<256x64xf32, #tm>
+    nv_tileas.async.pipeline.agent_switch num_warps = [4] warp_id = [0] agent_strides = [1] {
+      %d = nv_tileas.dot %a, %b, %c atom = !cute_nvgpu.sm100.mma<256x64x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2> wait_group = 0 : tensor<256x64xf16, #sa>, tensor<128x32xf16, #sb> -> tensor<256x64xf32, #tm>
+    }
+    nv_tileas.return
+  }
+}
+// CHECK: invalid-tcgen05.mlir:195:7: error: a cta_group = 2 dot computes a CTA pair's tile: its CTA layouts must split A and the accumulator by rows across each pair and B by columns, the even CTA holding the first half of the pair's columns, and not split K
 
 // -----
 
@@ -174,7 +214,7 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
     nv_tileas.return
   }
 }
-// CHECK: invalid-tcgen05.mlir:173:5: error: an sm100 atom (tcgen05.mma) needs an sm_100a, sm_103a or sm_110a target (or their family targets), got sm_90a
+// CHECK: invalid-tcgen05.mlir:213:5: error: an sm100 atom (tcgen05.mma) needs an sm_100a, sm_103a or sm_110a target (or their family targets), got sm_90a
 
 // -----
 
@@ -190,7 +230,7 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
     nv_tileas.return
   }
 }
-// CHECK: invalid-tcgen05.mlir:189:5: error: no tcgen05 descriptor can walk operand A: 128-byte swizzling needs the contiguous dimension to span a multiple of 128 bytes, got 64
+// CHECK: invalid-tcgen05.mlir:229:5: error: no tcgen05 descriptor can walk operand A: 128-byte swizzling needs the contiguous dimension to span a multiple of 128 bytes, got 64
 
 // -----
 

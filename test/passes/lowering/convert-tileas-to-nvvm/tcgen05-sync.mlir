@@ -1,7 +1,8 @@
 // What the Blackwell MMA changes in the synchronisation: an agent that issues tcgen05
 // MMAs releases its operand slots with one tcgen05.commit (the empty barrier expects one
-// arrival), and a CTA pair (cta_group = 2) loads both CTAs' halves onto the even CTA's
-// full barrier, issues from the even CTA only and commits to both CTAs.
+// arrival), and a CTA pair (cta_group = 2: the program is the cluster, whose tiles' CTA
+// layouts give each CTA its piece) loads both CTAs' pieces onto the even CTA's full
+// barrier, issues from the even CTA only and commits to both CTAs.
 // RUN: tileas-opt %s --split-input-file -p convert-tileas-to-nvvm | filecheck %s
 // RUN: tileas-opt %s --split-input-file -p convert-tileas-to-nvvm,convert-nvvm-to-ori -t ptx | filecheck %s --check-prefix=PTX
 
@@ -66,12 +67,14 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
 
 // -----
 
-#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0]>
-#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1]>
-#tm = #nv_tileas.tmem
-!pa = !nv_tileas.pipeline<2, tensor<128x64xf16, #sa>>
-!pb = !nv_tileas.pipeline<2, tensor<64x64xf16, #sb>>
-!pacc = !nv_tileas.pipeline<1, tensor<128x128xf32, #tm>>
+#rows = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [2, 1], order = [1, 0]>
+#cols = #nv_tileas.cta_layout<ctas_per_cluster = [1, 2], split = [1, 2], order = [1, 0]>
+#sa = #nv_tileas.shared<swizzle = 128, order = [1, 0], cta = #rows>
+#sb = #nv_tileas.shared<swizzle = 128, order = [0, 1], cta = #cols>
+#tm = #nv_tileas.tmem<cta = #rows>
+!pa = !nv_tileas.pipeline<2, tensor<256x64xf16, #sa>>
+!pb = !nv_tileas.pipeline<2, tensor<64x128xf16, #sb>>
+!pacc = !nv_tileas.pipeline<1, tensor<256x128xf32, #tm>>
 
 module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
   nv_tileas.kernel @pair(%a: !nv_tileas.tiled_view<256x256xf16>, %b: !nv_tileas.tiled_view<256x256xf16>) attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 2>, nv_tileas.num_warps = 8 : i32} {
@@ -80,19 +83,19 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
     %pacc = nv_tileas.async.pipeline.create_pipeline : !pacc
     %c0 = arith.constant 0 : index
     nv_tileas.async.pipeline.agent_switch num_warps = [1, 1, 4] warp_id = [0, 1, 4] agent_strides = [1, 3, 1] {
-      %sa = nv_tileas.async.pipeline.producer_acquire %pa : !pa -> tensor<128x64xf16, #sa>
-      %ta = nv_tileas.tiled_load %a[%c0, %c0] : !nv_tileas.tiled_view<256x256xf16> -> tensor<128x64xf16, #sa>
-      %wa = nv_tileas.copy %ta, %sa : tensor<128x64xf16, #sa> -> tensor<128x64xf16, #sa>
+      %sa = nv_tileas.async.pipeline.producer_acquire %pa : !pa -> tensor<256x64xf16, #sa>
+      %ta = nv_tileas.tiled_load %a[%c0, %c0] : !nv_tileas.tiled_view<256x256xf16> -> tensor<256x64xf16, #sa>
+      %wa = nv_tileas.copy %ta, %sa : tensor<256x64xf16, #sa> -> tensor<256x64xf16, #sa>
       nv_tileas.async.pipeline.producer_commit %pa : !pa
     } {
-      %slot = nv_tileas.async.pipeline.producer_acquire %pacc : !pacc -> tensor<128x128xf32, #tm>
-      %sa = nv_tileas.async.pipeline.consumer_acquire %pa : !pa -> tensor<128x64xf16, #sa>
-      %sb = nv_tileas.async.pipeline.consumer_acquire %pb : !pb -> tensor<64x64xf16, #sb>
-      %d = nv_tileas.dot %sa, %sb, %slot atom = !cute_nvgpu.sm100.mma<256x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2> wait_group = 0 : tensor<128x64xf16, #sa>, tensor<64x64xf16, #sb> -> tensor<128x128xf32, #tm>
+      %slot = nv_tileas.async.pipeline.producer_acquire %pacc : !pacc -> tensor<256x128xf32, #tm>
+      %sa = nv_tileas.async.pipeline.consumer_acquire %pa : !pa -> tensor<256x64xf16, #sa>
+      %sb = nv_tileas.async.pipeline.consumer_acquire %pb : !pb -> tensor<64x128xf16, #sb>
+      %d = nv_tileas.dot %sa, %sb, %slot atom = !cute_nvgpu.sm100.mma<256x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2> wait_group = 0 : tensor<256x64xf16, #sa>, tensor<64x128xf16, #sb> -> tensor<256x128xf32, #tm>
       nv_tileas.async.pipeline.consumer_release %pa : !pa
       nv_tileas.async.pipeline.producer_commit %pacc : !pacc
     } {
-      %t = nv_tileas.async.pipeline.consumer_acquire %pacc : !pacc -> tensor<128x128xf32, #tm>
+      %t = nv_tileas.async.pipeline.consumer_acquire %pacc : !pacc -> tensor<256x128xf32, #tm>
       nv_tileas.async.pipeline.consumer_release %pacc : !pacc
     }
     nv_tileas.return
@@ -111,8 +114,12 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 100>} {
 // CHECK:       %[[BOTH:.*]] = arith.constant 256 : i32
 // CHECK-NEXT:  %{{.*}} = llvm.getelementptr
 // CHECK-NEXT:  nvvm.mbarrier.init %{{.*}}, %[[BOTH]], predicate
-// The producer: the load completes on the even CTA's full barrier, which the even CTA's
-// leader expects 2 x 16384 bytes on.
+// The producer: each CTA loads its piece of the pair's 256x64 A block (`#rows`: rows
+// 128 x rank), the load completes on the even CTA's full barrier, which the even CTA's
+// leader expects both pieces on (2 x 16384 bytes).
+// CHECK:       %[[RANK0:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+// CHECK-NEXT:  %[[ROWS:.*]] = arith.constant 128 : i32
+// CHECK-NEXT:  %{{.*}} = arith.muli %[[RANK0]], %[[ROWS]] : i32
 // CHECK:       %[[FULL:.*]] = nvvm.mapa %{{.*}}, %{{.*}} : !llvm.ptr<3> -> !llvm.ptr<7>
 // CHECK-NEXT:  llvm.inline_asm has_side_effects "@$0 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [$1], [$2, {$3, $4}], [$5];", "b,l,l,r,r,l" %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[FULL]]
 // CHECK:       %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32

@@ -1,7 +1,9 @@
 """Warp-specialised tcgen05 GEMM kernels at the tile level, one per kind, CTA group and
 majorness: the shape of `examples/gemm_sm100a.mlir` (a TMA producer warp, an MMA warp,
 an epilogue warpgroup reading tensor memory), with the element types and the atom as
-parameters."""
+parameters. With `cta_group = 2` the program is the 2-CTA cluster (the shape of
+`examples/gemm_2cta_sm100a.mlir`): it computes a 256-row tile, whose CTA layouts split A
+and C by rows across the pair and B by columns."""
 
 from __future__ import annotations
 
@@ -9,6 +11,13 @@ from dataclasses import dataclass
 
 TILE_M = 128
 """Rows of C (and of A) per CTA."""
+
+ROWS = (
+    "#nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [2, 1], order = [1, 0]>"
+)
+COLUMNS = (
+    "#nv_tileas.cta_layout<ctas_per_cluster = [1, 2], split = [1, 2], order = [1, 0]>"
+)
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,7 @@ class Gemm:
 
     @property
     def grid(self) -> tuple[int, int]:
+        """The launch grid in CTAs (a program is a cluster of `cta_group` CTAs)."""
         return (self.size // TILE_M, self.size // self.n)
 
     @property
@@ -64,12 +74,20 @@ class Gemm:
             if self.b_major == "k"
             else min(128, self.b_columns * _bits(self.b) // 8)
         )
-        sa = "#nv_tileas.shared<swizzle = 128, order = [1, 0]>"
-        sb = f"#nv_tileas.shared<swizzle = {b_swizzle}, order = {b_order}>"
-        ta = f"tensor<{TILE_M}x{self.k_step}x{self.a}, {sa}>"
-        tb = f"tensor<{self.k_step}x{self.b_columns}x{self.b}, {sb}>"
-        tc = f"tensor<{TILE_M}x{self.n}x{self.acc}, #nv_tileas.tmem>"
-        ts = f"tensor<{TILE_M}x{self.n}x{self.acc}, #nv_tileas.shared<swizzle = 0, order = [1, 0]>>"
+        rows, columns = ("", "")
+        if self.cta_group == 2:
+            rows, columns = f", cta = {ROWS}", f", cta = {COLUMNS}"
+        sa = f"#nv_tileas.shared<swizzle = 128, order = [1, 0]{rows}>"
+        sb = f"#nv_tileas.shared<swizzle = {b_swizzle}, order = {b_order}{columns}>"
+        tm = (
+            f"#nv_tileas.tmem<cta = {ROWS}>"
+            if self.cta_group == 2
+            else "#nv_tileas.tmem"
+        )
+        ta = f"tensor<{m_atom}x{self.k_step}x{self.a}, {sa}>"
+        tb = f"tensor<{self.k_step}x{self.n}x{self.b}, {sb}>"
+        tc = f"tensor<{m_atom}x{self.n}x{self.acc}, {tm}>"
+        ts = f"tensor<{m_atom}x{self.n}x{self.acc}, #nv_tileas.shared<swizzle = 0, order = [1, 0]{rows}>>"
         pa = f"!nv_tileas.pipeline<{self.stages}, {ta}>"
         pb = f"!nv_tileas.pipeline<{self.stages}, {tb}>"
         pacc = f"!nv_tileas.pipeline<1, {tc}>"
@@ -95,18 +113,12 @@ builtin.module attributes {{nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 
     %pacc = nv_tileas.async.pipeline.create_pipeline : {pacc}{cluster}
     %pid_m = nv_tileaa.get_program_id x
     %pid_n = nv_tileaa.get_program_id y
-    %c128_i32 = arith.constant {TILE_M} : i32
+    %cm_i32 = arith.constant {m_atom} : i32
     %cn_i32 = arith.constant {self.n} : i32
-    %cb_i32 = arith.constant {self.b_columns} : i32
-    %cg_i32 = arith.constant {self.cta_group} : i32
-    %m_i32 = arith.muli %pid_m, %c128_i32 : i32
+    %m_i32 = arith.muli %pid_m, %cm_i32 : i32
     %n_i32 = arith.muli %pid_n, %cn_i32 : i32
-    %peer = arith.remui %pid_m, %cg_i32 : i32
-    %half = arith.muli %peer, %cb_i32 : i32
-    %nb_i32 = arith.addi %n_i32, %half : i32
     %m = arith.index_cast %m_i32 : i32 to index
     %n = arith.index_cast %n_i32 : i32 to index
-    %nb = arith.index_cast %nb_i32 : i32 to index
     %c0 = arith.constant 0 : index
     %ck = arith.constant {self.k_step} : index
     %cs = arith.constant {s} : index
@@ -117,7 +129,7 @@ builtin.module attributes {{nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 
         %wa = nv_tileas.copy %ta, %sa : {ta} -> {ta}
         nv_tileas.async.pipeline.producer_commit %pa : {pa}
         %sb = nv_tileas.async.pipeline.producer_acquire %pb : {pb} -> {tb}
-        %tb = nv_tileas.tiled_load %b[%k, %nb] : {vb} -> {tb}
+        %tb = nv_tileas.tiled_load %b[%k, %n] : {vb} -> {tb}
         %wb = nv_tileas.copy %tb, %sb : {tb} -> {tb}
         nv_tileas.async.pipeline.producer_commit %pb : {pb}
       }} {{nv_tileas.num_warps = 1 : i32}}

@@ -61,6 +61,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileas_py.diagnostics import emit_error
+from tileas_py.dialects.cute_nvgpu import SM100MmaAtomType
 from tileas_py.dialects.nv_tileaa import ExtractOp, kernel_spec_of
 from tileas_py.dialects.nv_tileas.attrs import (
     BlockedEncodingAttr,
@@ -258,7 +259,10 @@ def check_conversion(op: ConvertLayoutOp) -> None:
 
 def check_dot(op: DotOp) -> None:
     """One dot per CTA: K not split, A's pieces the accumulator's rows, B's its
-    columns."""
+    columns. (A CTA pair's dot, `cta_group = 2`, is one dot per pair, checked by
+    `tcgen05.check_cta_groups`.)"""
+    if isinstance(op.atom, SM100MmaAtomType) and op.atom.cta_group.data == 2:
+        return
     a, b, c = (pieces(v.type) for v in (op.a, op.b, op.c))
     if a is None and b is None and c is None:
         return

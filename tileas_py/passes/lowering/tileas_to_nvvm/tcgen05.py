@@ -23,11 +23,14 @@ What reads their operands or result later learns of their completion through
 the issuer's commit to the slot's empty barrier (`LowerCommitRelease`), the accumulator's
 `producer_commit` the issuer's commit to its full barrier (`tmem.py`).
 
-With `cta_group = 2` the even CTA of each pair issues `.cta_group::2` MMAs over both CTAs'
-halves (`tcgen05_sync.py`), with the pair's M (256) and N in the instruction descriptor.
+With `cta_group = 2` the program is the 2-CTA cluster and the dot is the pair's: CTA
+layouts split A and C by rows across the pair and B by columns (`check_cta_groups`, run
+before `cta.split_into_pieces` gives each CTA its pieces). The even CTA of each pair
+issues `.cta_group::2` MMAs over both CTAs' pieces (`tcgen05_sync.py`), with the pair's
+M (256) and N in the instruction descriptor.
 
-`prepare` runs before the patterns: it marks the releases and pairs `tcgen05_sync.py`
-describes and plans tensor memory (`tmem.plan_tensor_memory`).
+`prepare` runs after the tiles became pieces: it marks the releases and pairs
+`tcgen05_sync.py` describes and plans tensor memory (`tmem.plan_tensor_memory`).
 
 Before:
 
@@ -89,7 +92,7 @@ from tileas_py.hw import tcgen05 as hw_tcgen05
 from tileas_py.hw import tmem as hw_tmem
 from tileas_py.hw import wgmma_layout
 from tileas_py.hw.tcgen05_descriptor import Swizzle, Tcgen05SmemDescriptor
-from tileas_py.passes.lowering.tileas_to_nvvm import pipeline
+from tileas_py.passes.lowering.tileas_to_nvvm import cta, pipeline
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     SHARED_PTR,
     element_bits,
@@ -142,9 +145,10 @@ def sm100_atom(op: Operation) -> cute_nvgpu.SM100MmaAtomType | None:
 # -- before the patterns ----------------------------------------------------------------
 
 
-def prepare(function: Operation) -> None:
-    """Mark what the sm100 dots of `function` change in its synchronisation, and plan
-    its tensor memory (the module docstring)."""
+def check_cta_groups(function: Operation) -> None:
+    """Before the tiles become pieces (`cta.split_into_pieces`): the sm100 dots of
+    `function` use one cta_group, and a `cta_group = 2` dot is the CTA pair's (see
+    `_check_pair_layouts`) in a cluster of pairs."""
     dots = [op for op in function.walk() if sm100_atom(op) is not None]
     groups = sorted({atom.cta_group.data for op in dots if (atom := sm100_atom(op))})
     if len(groups) > 1:
@@ -153,12 +157,24 @@ def prepare(function: Operation) -> None:
             "the sm100 MMAs of a kernel all use one cta_group, got "
             + " and ".join(map(str, groups)),
         )
-    cta_group = groups[0] if groups else 1
+    if groups != [2]:
+        return
+    _check_cluster(function, dots[0])
+    for dot in dots:
+        assert isinstance(dot, tile_ops.DotOp)
+        _check_pair_layouts(dot)
+
+
+def prepare(function: Operation) -> None:
+    """Mark what the sm100 dots of `function` change in its synchronisation, and plan
+    its tensor memory (the module docstring)."""
+    dots = [op for op in function.walk() if sm100_atom(op) is not None]
+    groups = {atom.cta_group.data for op in dots if (atom := sm100_atom(op))}
+    cta_group = max(groups, default=1)
     for dot in dots:
         assert isinstance(dot, tile_ops.DotOp)
         _mark(dot, cta_group)
     if cta_group == 2:
-        _check_cluster(function, dots[0])
         for op in function.walk():
             if isinstance(op, async_ops.CreatePipelineOp) and is_tmem_pipeline(
                 op.result.type
@@ -196,6 +212,42 @@ def _check_cluster(function: Operation, dot: Operation) -> None:
             "a cta_group = 2 MMA runs on CTA pairs: the kernel's cluster "
             f"(nv_tileaa.kernel_spec num_ctas) must be a multiple of 2, got {ctas}",
         )
+
+
+def _check_pair_layouts(dot: tile_ops.DotOp) -> None:
+    """A `cta_group = 2` dot computes the CTA pair's tile: the pair's MMA reads A's rows
+    and B's columns from both CTAs and writes each CTA's rows of the accumulator. So the
+    CTA layouts split A and the accumulator by rows across each pair (the CTAs of a
+    pair, ranks 2j and 2j + 1, hold different rows, A's the accumulator's), split B by
+    columns (the even CTA holds the first half of the pair's columns, the odd CTA the
+    second), and do not split K."""
+    a, b, c = (cta.pieces(v.type) for v in (dot.a, dot.b, dot.c))
+    if a is not None and b is not None and c is not None and _pair_pieces(a, b, c):
+        return
+    emit_error(
+        dot,
+        "a cta_group = 2 dot computes a CTA pair's tile: its CTA layouts must split A "
+        "and the accumulator by rows across each pair and B by columns, the even CTA "
+        "holding the first half of the pair's columns, and not split K",
+    )
+
+
+def _pair_pieces(a: cta.Pieces, b: cta.Pieces, c: cta.Pieces) -> bool:
+    (a_split, a_pieces), (b_split, b_pieces), (c_split, c_pieces) = a, b, c
+    if a_split[1] != 1 or b_split[0] != 1 or b_split[1] != 2 * c_split[1]:
+        return False
+    if (
+        a_split[0] != c_split[0]
+        or len({len(a_pieces), len(b_pieces), len(c_pieces)}) != 1
+    ):
+        return False
+    for rank, (pa, pb, pc) in enumerate(zip(a_pieces, b_pieces, c_pieces, strict=True)):
+        mate = c_pieces[rank ^ 1]
+        if pa[0] != pc[0] or pc[0] == mate[0] or pc[1] != mate[1]:
+            return False
+        if pb[1] != 2 * pc[1] + rank % 2:
+            return False
+    return True
 
 
 def _mark(dot: tile_ops.DotOp, cta_group: int) -> None:

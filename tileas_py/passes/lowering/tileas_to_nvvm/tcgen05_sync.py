@@ -9,9 +9,11 @@ pipeline, TMA and agent lowerings read the marks:
   tracks. The MMA issuer commits to the slot's empty barrier (one arrival for the agent,
   `pipeline.consumer_arrivals`).
 - `CTA_PAIR` on a `create_pipeline` whose slots feed a `cta_group = 2` MMA (PTX ISA,
-  "tcgen05 ... CTA pair"): the pair's MMA reads both CTAs' slots, so both CTAs' TMA loads
-  complete on the *even* CTA's full barrier (`.cta_group::2`, `mapa` to the even CTA),
-  whose producer expects the bytes of both; the MMA's commit releases the slot in both
+  "tcgen05 ... CTA pair"): the pair's MMA reads both CTAs' slots (each the CTA's piece of
+  the pair's tile, `cta.py`), so both CTAs' TMA loads complete on the *even* CTA's full
+  barrier (`.cta_group::2`, `mapa` to the even CTA), whose producer expects the bytes of
+  both pieces (twice its own: `tcgen05.check_cta_groups` holds the pair's layouts, which
+  split evenly); the MMA's commit releases the slot in both
   CTAs (multicast).
 - `PAIR_AGENTS` on an `agent_switch`: the indices of the agents that issue `cta_group = 2`
   MMAs, which run on the even CTA of each pair only (the odd CTA's full barriers never
@@ -23,12 +25,11 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#tcgen05-memory-
 from __future__ import annotations
 
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from tileas_py.dialects.nvvm import cluster as nvvm_cluster
-from tileas_py.dialects.nvvm import sreg
+from tileas_py.passes.lowering.tileas_to_nvvm.cluster import cluster_rank
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import constant
 
 RELEASED_BY_COMMIT = "nv_tileas.released_by_commit"
@@ -44,10 +45,6 @@ def is_pair(op: Operation | None) -> bool:
     """Whether `op` (a `create_pipeline`, or the cast a lowered pipeline is) belongs to
     a CTA pair."""
     return op is not None and CTA_PAIR in op.attributes
-
-
-def cluster_rank(rewriter: PatternRewriter) -> SSAValue:
-    return rewriter.insert(sreg.ClusterIdOp(i32)).res
 
 
 def in_even_cta(rewriter: PatternRewriter) -> SSAValue:
