@@ -125,3 +125,17 @@ nv_tileas.kernel @gather_in_agent() attributes {nv_tileaa.kernel_spec = #nv_tile
 }
 
 // CHECK: invalid-cta.mlir:121:5: error: 'nv_tileas.convert_layout' across the CTAs of the cluster meets every thread of the cluster (barrier.cluster) and cannot run inside a warp-specialised agent
+
+// -----
+
+#rows = #nv_tileas.blocked<size_per_thread = [1, 1], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0], cta = #nv_tileas.cta_layout<ctas_per_cluster = [2, 1], split = [2, 1], order = [1, 0]>>
+#all = #nv_tileas.blocked<size_per_thread = [1, 1], threads_per_warp = [4, 8], warps_per_cta = [4, 1], order = [1, 0]>
+
+// A gather writes whole 32-bit words: one f16 per thread along the rows is half a word.
+nv_tileas.kernel @half_words() attributes {nv_tileaa.kernel_spec = #nv_tileaa.kernel_spec<num_ctas = 2>, nv_tileas.num_warps = 4 : i32} {
+  %x = arith.constant dense<1.0> : tensor<32x8xf16, #rows>
+  %y = nv_tileas.convert_layout %x : tensor<32x8xf16, #rows> -> tensor<32x8xf16, #all>
+  nv_tileas.return
+}
+
+// CHECK: invalid-cta.mlir:137:3: error: 'nv_tileas.convert_layout' across the CTAs of the cluster writes to the peers in 32- or 64-bit words (st.async): each thread's run of 16-bit elements along the contiguous dimension (1) must fill whole 32-bit words

@@ -82,6 +82,7 @@ from tileas_py.dialects.nv_tileas.ops import (
     TiledStoreOp,
 )
 from tileas_py.dialects.nvvm import sreg
+from tileas_py.passes.lowering.tileas_to_nvvm.conventions import element_bits
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import agent_of
 
 Pieces = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]
@@ -199,6 +200,27 @@ def is_gather(source: Attribute, result: Attribute) -> bool:
     return all(s % t == 0 for s, t in zip(ints(old.split), new_split, strict=True))
 
 
+WORD_BITS = 32
+"""A gather's `st.async` stores 32 or 64 bits (`dsmem.py`): narrower elements go in
+32-bit words."""
+
+
+def fills_words(t: Attribute) -> tuple[int, int] | None:
+    """For a blocked tile whose elements a gather cannot store in whole words: the
+    elements' bits and the thread's run of them along the contiguous dimension."""
+    tensor = cast(TensorType[Attribute], t)
+    encoding = encoding_of(t)
+    assert isinstance(encoding, BlockedEncodingAttr)
+    bits = element_bits(tensor.get_element_type())
+    run = ints(encoding.size_per_thread)[ints(encoding.order)[0]]
+    fits = (
+        bits in {32, 64}
+        if bits >= WORD_BITS
+        else WORD_BITS % bits == 0 and (run * bits) % WORD_BITS == 0
+    )
+    return None if fits else (bits, run)
+
+
 def mark_gather(op: ConvertLayoutOp) -> None:
     """Record the CTA layouts of a gathering `op` for `dsmem.py`."""
     old = split_layout(op.source.type)
@@ -246,6 +268,15 @@ def check_conversion(op: ConvertLayoutOp) -> None:
             "of the cluster is lowered through distributed shared memory only as a "
             "gather of blocked register tiles of one layout: each CTA's new piece made "
             "of whole pieces of the old split",
+        )
+    if (unfit := fills_words(source)) is not None:
+        bits, run = unfit
+        emit_error(
+            op,
+            "'nv_tileas.convert_layout' across the CTAs of the cluster writes to the "
+            "peers in 32- or 64-bit words (st.async): each thread's run of "
+            f"{bits}-bit elements along the contiguous dimension ({run}) must fill "
+            "whole 32-bit words",
         )
     if agent_of(op) is not None:
         emit_error(
