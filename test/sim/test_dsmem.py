@@ -196,3 +196,25 @@ def test_a_gather_in_a_loop_initialises_its_mbarrier_each_run() -> None:
     assert report.hazards == []
     for k in range(3):
         assert np.array_equal(out[32 * k : 32 * k + 32], np.full((32, 32), -(k + 1.0)))
+
+
+def test_a_loop_that_initialises_the_mbarrier_under_waiting_threads_races() -> None:
+    """Twin: without the `bar.sync` after the reads, the leader's next `mbarrier.init`
+    is not ordered after the other threads' waits on the last phase. Each thread sent its
+    pieces with `st.async` before it waited; the leader learns of those sends from the
+    phase it observes, but not of the thread's wait after them."""
+    kernel = KERNELS / "loop.mlir"
+    loop = prepare(api.parse_mlir(kernel.read_text(), kernel.name))
+    lines = loop.ptx.splitlines()
+    (barrier,) = [
+        i for i, line in enumerate(lines) if line.strip().startswith("bar.sync")
+    ]
+    twin = prepare("\n".join(lines[:barrier] + lines[barrier + 1 :]))
+    twin.records = loop.records
+    out = np.full((96, 32), np.nan, dtype=np.float32)
+    with pytest.raises(HazardError) as raised:
+        run_prepared(twin, "loop", (2, 1, 1), 128, [out])
+    races = [h for h in raised.value.hazards if h.kind is HazardKind.RACE]
+    assert races
+    said = [h.diagnostic(kernel.name) for h in races]
+    assert any("'mbarrier.init" in d and "'mbarrier.try_wait" in d for d in said), said

@@ -104,7 +104,7 @@ CASES = [
         128,
         _out(128, np.float32),
         HazardKind.ACCUMULATOR,
-        "mov.f32 \t%f5",
+        "add.f32 \t%f5",
         fixup=False,
     ),
     Case("collective", 32, _out(32), HazardKind.COLLECTIVE, "shfl.sync"),
@@ -167,7 +167,7 @@ def test_the_fixup_removes_the_accumulator_hazard() -> None:
         HAZARDS / "accumulator.ptx", "k", 1, 128, [np.zeros(128, dtype=np.float32)]
     )
     assert report.hazards == []
-    line = _line_of("accumulator", "mov.f32 \t%f5")
+    line = _line_of("accumulator", "add.f32 \t%f5")
     assert report.gmma_messages == [
         f"ptxas info    : (C7517) wgmma.wait_group is injected in around line {line} by "
         "compiler to allow use of registers defined by GMMA in function 'k'"

@@ -20,7 +20,8 @@ kind of completion (a wgmma group sequence, a bulk-group sequence, the TMA loads
 on one mbarrier, ...), added on first use. A unit operation is recorded with a fresh clock
 of its unit and checked against the issuing thread's clock at issue, which knows only the
 completions the thread has acquired; so two unit operations in flight together are never
-taken as ordered. See docs/simulator.md.
+taken as ordered. Issuing one advances the issuer's own component: whoever observes the
+completion learns what the issuer did before the issue, not after it. See docs/simulator.md.
 """
 
 from __future__ import annotations

@@ -82,6 +82,9 @@ def start(m: Machine, lane: int, unit: Hashable, name: str, pc: int) -> Operatio
     component = clocks.unit(unit, lane, name)
     clock = clocks.next_unit_clock(component)
     view = clocks.row(lane)
+    # The completion publishes what the issuer knew at issue; the issuer's later accesses
+    # are not ordered before whoever observes it, so they take a new epoch.
+    clocks.tick(np.array([lane]))
     actor = Actor(
         np.array([component]), np.array([clock]), None, view, pc, asynchronous=True
     )
