@@ -1,12 +1,13 @@
 """NVVM-level kernels around one `cute_nvgpu.atom.copy_s2t`, for the simulator.
 
-Each CTA of 128 threads allocates 32 tensor-memory columns (with the atom's CTA group),
-thread i writes row i of a 128-row, 32-byte matrix into shared memory in the canonical
-K-major layout without swizzle (16-byte chunks of 8 rows: LBO 128 between a row's two
-chunks, SBO 256 between 8-row groups), word w of row i in CTA r being
-`100000 r + 100 i + w`; then the copy moves it into tensor memory at column 0, every
-thread waits on the copy's mbarrier (phase 0), reads its lane's 8 columns (the
-`.32x32b` quarter of its warp) and stores them to `out[r, i]`.
+Each CTA of 128 threads allocates 32 tensor-memory columns (`.cta_group::2` for a 2- or
+4-CTA atom), thread i writes row i of a 128-row, 32-byte matrix into shared memory in the
+canonical K-major layout without swizzle (16-byte chunks of 8 rows: LBO 128 between a
+row's two chunks, SBO 256 between 8-row groups), word w of row i in CTA r being
+`100000 r + 100 i + w`; then the copy moves it into tensor memory at column 0 (the 4-CTA
+copy at its `partition_d` slice), every thread waits on the copy's mbarrier (phase 0),
+reads its lane's first 16 columns (the `.32x32b` quarter of its warp) and stores them to
+`out[r, i]`.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ class S2tKernel:
         return "\n".join(lines)
 
     def text(self) -> str:
-        group = "cta_2" if self.cta_group == 2 else "cta_1"
+        group = "cta_1" if self.cta_group == 1 else "cta_2"
         cluster = (
             f", nvvm.cluster_dim = array<i32: {self.ctas}, 1, 1>"
             if self.ctas > 1
@@ -52,7 +53,7 @@ class S2tKernel:
         )
         sync = (
             "nvvm.cluster.arrive {aligned}\n    nvvm.cluster.wait {aligned}"
-            if self.cta_group == 2
+            if self.cta_group > 1
             else "nvvm.barrier0"
         )
         constants = (
@@ -130,13 +131,13 @@ module attributes {{nvvm.target = #nvvm.target<chip = "sm_100a">}} {{
     %tmem_i = llvm.ptrtoint %tmem : !llvm.ptr<6> to i32
     %lane_at = llvm.add %tmem_i, %quarter : i32
     %lane_tmem = llvm.inttoptr %lane_at : i32 to !llvm.ptr<6>
-    %row = nvvm.tcgen05.ld %lane_tmem {{shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>}} : vector<8xi32>
+    %row = nvvm.tcgen05.ld %lane_tmem {{shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>}} : vector<16xi32>
     nvvm.tcgen05.wait #nvvm.tcgen05_wait<load>
     %r_rows = llvm.mul %rank, %c128_i : i32
     %out_row = llvm.add %r_rows, %tid : i32
-    %out_word = llvm.mul %out_row, %c8_i : i32
+    %out_word = llvm.mul %out_row, %c16_i : i32
     %out_at = llvm.getelementptr %out[%out_word] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-    llvm.store %row, %out_at : vector<8xi32>, !llvm.ptr<1>
+    llvm.store %row, %out_at : vector<16xi32>, !llvm.ptr<1>
     nvvm.tcgen05.fence #nvvm.tcgen05_fence<before>
     {sync}
     scf.if %warp0 {{

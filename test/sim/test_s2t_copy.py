@@ -1,7 +1,8 @@
 """The S2T copy (`cute_nvgpu.atom.copy_s2t`) end to end: `s2t_kernels.S2tKernel` goes
 through the lowering `tileas-to-ptx` applies, ptxas 13.5 (-arch=sm_100a) assembles the
-2-CTA copy into `UTCCP.T.S.2CTA` with its multicast commit, and the simulator runs each
-copy exactly, with no hazard: every CTA's tensor memory holds its own shared matrix."""
+2-CTA and 4-CTA copies into `UTCCP.T.S.2CTA` with their multicast commits, and the
+simulator runs each copy exactly, with no hazard: every CTA's tensor memory holds its own
+shared matrix (for the 4-CTA copy, in the slice of its pair's issuing CTA)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ CASES = [
     S2tKernel("128x256b", 2, 4),
     S2tKernel("64x128b.warpx2::01_23", 2, 2),
     S2tKernel("64x128b.warpx2::02_13", 2, 2),
+    S2tKernel("32x128b.warpx4", 4, 4),
+    S2tKernel("32x128b.warpx4", 4, 8),
 ]
 
 
@@ -34,16 +37,23 @@ def _source_row(shape: str, lane: int) -> int:
     if shape == "64x128b.warpx2::02_13":
         # Rows 0-31 to warps 0 and 2, rows 32-63 to warps 1 and 3.
         return lane % 64
+    if shape == "32x128b.warpx4":
+        # Rows 0-31 to every warp.
+        return lane % 32
     return lane
 
 
 def _expected(kernel: S2tKernel) -> npt.NDArray[np.uint32]:
-    words = 4 if kernel.shape.startswith("64x128b") else 8
-    out = np.zeros((kernel.ctas, 128, 8), dtype=np.uint32)
+    words = 8 if kernel.shape == "128x256b" else 4
+    out = np.zeros((kernel.ctas, 128, 16), dtype=np.uint32)
     for rank in range(kernel.ctas):
+        # The 4-CTA copy: the odd CTA of each pair copies the pair's matrices into
+        # its slice, `(rank mod 4) * 4` columns on (partition_d), in both CTAs.
+        column = 4 * ((rank | 1) % 4) if kernel.cta_group == 4 else 0
         for lane in range(128):
             row = _source_row(kernel.shape, lane)
-            out[rank, lane, :words] = 100000 * rank + 100 * row + np.arange(words)
+            value = 100000 * rank + 100 * row + np.arange(words)
+            out[rank, lane, column : column + words] = value
     return out
 
 
@@ -51,7 +61,7 @@ def _expected(kernel: S2tKernel) -> npt.NDArray[np.uint32]:
     "kernel", CASES, ids=[f"{k.shape}-cta{k.cta_group}-x{k.ctas}" for k in CASES]
 )
 def test_the_copy_runs_exactly(kernel: S2tKernel) -> None:
-    out = np.zeros((kernel.ctas, 128, 8), dtype=np.uint32)
+    out = np.zeros((kernel.ctas, 128, 16), dtype=np.uint32)
     report = launch(
         api.parse_mlir(kernel.text()),
         "s2t",
@@ -64,8 +74,17 @@ def test_the_copy_runs_exactly(kernel: S2tKernel) -> None:
     np.testing.assert_array_equal(out, _expected(kernel))
 
 
-def test_the_2cta_copy_assembles(tmp_path: Path) -> None:
-    module = api.parse_mlir(S2tKernel("128x256b", 2, 2).text())
+@pytest.mark.parametrize(
+    ("kernel", "copy"),
+    [
+        (S2tKernel("128x256b", 2, 2), "UTCCP.T.S.2CTA"),
+        (S2tKernel("32x128b.warpx4", 4, 4), "UTCCP.T.S.2CTA.4x32dp128bit"),
+    ],
+)
+def test_the_cluster_copies_assemble(
+    kernel: S2tKernel, copy: str, tmp_path: Path
+) -> None:
+    module = api.parse_mlir(kernel.text())
     ptx = tmp_path / "s2t.ptx"
     ptx.write_text(api.print_ptx(api.run_pipeline(module, "tileas-to-ptx")))
     result = run_ptxas(ptx, arch="sm_100a")
@@ -75,6 +94,6 @@ def test_the_2cta_copy_assembles(tmp_path: Path) -> None:
         for line in disassemble(ptx.with_suffix(".cubin"))
     ]
     assert [s for s in sass if s.startswith(("UTCCP", "UTCBAR"))] == [
-        "UTCCP.T.S.2CTA",
+        copy,
         "UTCBAR.2CTA.MULTICAST",
     ]

@@ -985,6 +985,67 @@ class AtomCopyS2tOp(IRDLOperation):
             )
 
 
+S2T_COLUMNS = {"256b": 8, "128b": 4}
+"""The 32-bit tensor-memory columns one row of each S2T shape's copy fills."""
+
+
+@irdl_op_definition
+class AtomPartitionDOp(IRDLOperation):
+    """
+    CTA `rank`'s slice of the tensor-memory destination of an S2T copy whose atom's
+    `cta_group` CTAs split it (CuTe's `partition_D` of the tiled copy, seed 002's
+    4-CTA path): the destination's columns are cut into slices of the atom's row width
+    (4 columns for the 128-bit shapes, 8 for the 256-bit ones), and CTA `rank` takes
+    slice `rank mod cta_group`.
+
+    Example:
+    ```
+    %dst = cute_nvgpu.atom.partition_d %atom, %tmem, %rank
+        : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>, !llvm.ptr<6>
+    ```
+    """
+
+    name = "cute_nvgpu.atom.partition_d"
+
+    T: ClassVar = VarConstraint("T", base(LLVMPointerType))
+
+    atom = operand_def(S2tCopyAtomType)
+    tmem = operand_def(T)
+    rank = operand_def(IntegerType(32))
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "$atom `,` $tmem `,` $rank attr-dict `:` type($atom) `,` type($tmem)"
+    )
+
+    def __init__(
+        self,
+        atom: SSAValue | Operation,
+        tmem: SSAValue | Operation,
+        rank: SSAValue | Operation,
+    ) -> None:
+        super().__init__(
+            operands=[atom, tmem, rank], result_types=[SSAValue.get(tmem).type]
+        )
+
+    def verify_(self) -> None:
+        pointer = self.tmem.type
+        assert isinstance(pointer, LLVMPointerType)
+        if pointer.addr_space != IntAttr(TENSOR_ADDRESS_SPACE):
+            raise VerifyException(
+                "partition_d slices a tensor-memory address (!llvm.ptr<6>), got "
+                f"{pointer}"
+            )
+
+    @property
+    def slice_columns(self) -> int:
+        atom = self.atom.type
+        assert isinstance(atom, S2tCopyAtomType)
+        return S2T_COLUMNS[atom.shape.data.split(".")[0].split("x")[1]]
+
+
 CuteNvgpu = Dialect(
     "cute_nvgpu",
     [
@@ -995,6 +1056,7 @@ CuteNvgpu = Dialect(
         MakeWarpUniformOp,
         MakeS2tCopyAtomOp,
         AtomCopyS2tOp,
+        AtomPartitionDOp,
     ],
     [
         SM90MmaAtomType,

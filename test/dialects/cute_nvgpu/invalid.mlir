@@ -235,3 +235,12 @@ func.func @f(%tmem: !llvm.ptr<6>, %desc: i64, %bar: !llvm.ptr<3>) {
   func.return
 }
 // CHECK: a 4-CTA S2T copy multicasts to the four warps' lanes: its shape must be 32x128b.warpx4, got '128x256b'
+
+// -----
+
+func.func @f(%tmem: !llvm.ptr<3>, %rank: i32) {
+  %atom = cute_nvgpu.make_s2t_copy_atom : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>
+  %dst = cute_nvgpu.atom.partition_d %atom, %tmem, %rank : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>, !llvm.ptr<3>
+  func.return
+}
+// CHECK: partition_d slices a tensor-memory address (!llvm.ptr<6>), got !llvm.ptr<3>

@@ -14,6 +14,9 @@ func.func @atoms(%smem: !llvm.ptr<3>, %flag: i1, %lane: i32) {
 func.func @s2t(%tmem: !llvm.ptr<6>, %desc: i64, %bar: !llvm.ptr<3>) {
   %pair = cute_nvgpu.make_s2t_copy_atom : !cute_nvgpu.sm100.s2t_copy<shape = "64x128b.warpx2::01_23", cta_group = 2>
   cute_nvgpu.atom.copy_s2t %pair, %tmem, %desc, %bar : !cute_nvgpu.sm100.s2t_copy<shape = "64x128b.warpx2::01_23", cta_group = 2>, !llvm.ptr<6>, !llvm.ptr<3>
+  %rank = "test.op"() : () -> i32
+  %four = cute_nvgpu.make_s2t_copy_atom : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>
+  %dst = cute_nvgpu.atom.partition_d %four, %tmem, %rank : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>, !llvm.ptr<6>
   func.return
 }
 
@@ -32,10 +35,14 @@ func.func @s2t(%tmem: !llvm.ptr<6>, %desc: i64, %bar: !llvm.ptr<3>) {
 // CHECK-LABEL: func.func @s2t
 // CHECK-NEXT:  %pair = cute_nvgpu.make_s2t_copy_atom : !cute_nvgpu.sm100.s2t_copy<shape = "64x128b.warpx2::01_23", cta_group = 2>
 // CHECK-NEXT:  cute_nvgpu.atom.copy_s2t %pair, %tmem, %desc, %bar : !cute_nvgpu.sm100.s2t_copy<shape = "64x128b.warpx2::01_23", cta_group = 2>, !llvm.ptr<6>, !llvm.ptr<3>
+// CHECK-NEXT:  %rank = "test.op"() : () -> i32
+// CHECK-NEXT:  %four = cute_nvgpu.make_s2t_copy_atom : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>
+// CHECK-NEXT:  %dst = cute_nvgpu.atom.partition_d %four, %tmem, %rank : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>, !llvm.ptr<6>
 
 // CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "s2t"
 // CHECK-GENERIC:       %pair = "cute_nvgpu.make_s2t_copy_atom"() : () -> !cute_nvgpu.sm100.s2t_copy<shape = "64x128b.warpx2::01_23", cta_group = 2>
 // CHECK-GENERIC-NEXT:  "cute_nvgpu.atom.copy_s2t"(%pair, %tmem, %desc, %bar) : (!cute_nvgpu.sm100.s2t_copy<shape = "64x128b.warpx2::01_23", cta_group = 2>, !llvm.ptr<6>, i64, !llvm.ptr<3>) -> ()
+// CHECK-GENERIC:       %dst = "cute_nvgpu.atom.partition_d"(%four, %tmem, %rank) : (!cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>, !llvm.ptr<6>, i32) -> !llvm.ptr<6>
 
 // -----
 

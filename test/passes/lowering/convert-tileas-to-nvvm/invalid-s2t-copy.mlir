@@ -24,3 +24,16 @@ module attributes {nvvm.target = #nvvm.target<chip = "sm_100a">} {
   }
 }
 // CHECK: invalid-s2t-copy.mlir:22:5: error: a 2-CTA S2T copy runs on CTA pairs: the kernel's cluster must be a multiple of 2 CTAs, got 1
+
+// -----
+
+module attributes {nvvm.target = #nvvm.target<chip = "sm_100a">} {
+  llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
+  llvm.func @two(%tmem: !llvm.ptr<6>, %desc: i64) attributes {nvvm.kernel, nvvm.cluster_dim = array<i32: 2, 1, 1>} {
+    %bar = llvm.mlir.addressof @bar : !llvm.ptr<3>
+    %atom = cute_nvgpu.make_s2t_copy_atom : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>
+    cute_nvgpu.atom.copy_s2t %atom, %tmem, %desc, %bar : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>, !llvm.ptr<6>, !llvm.ptr<3>
+    llvm.return
+  }
+}
+// CHECK: invalid-s2t-copy.mlir:35:5: error: a 4-CTA S2T copy runs on groups of 4 CTAs: the kernel's cluster must be a multiple of 4 CTAs, got 2

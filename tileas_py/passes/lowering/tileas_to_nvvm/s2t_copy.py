@@ -1,6 +1,6 @@
 """The sm100 shared -> tensor memory copy (`cute_nvgpu.atom.copy_s2t`) in
-`convert-tileas-to-nvvm`: seed 002's `AtomCopyMakeS2tCopyOpLowering`, its 2-CTA arm
-(PTX ISA "tcgen05.cp" and "tcgen05.commit":
+`convert-tileas-to-nvvm`: seed 002's `AtomCopyMakeS2tCopyOpLowering`, its 1-, 2- and
+4-CTA arms (PTX ISA "tcgen05.cp" and "tcgen05.commit":
 https://docs.nvidia.com/cuda/parallel-thread-execution/#tcgen05-instructions-tcgen05-cp).
 
 Every thread of the CTA reaches the copy. Its mbarrier is initialised first, in each
@@ -12,6 +12,13 @@ finds the peer's mbarrier initialised; the issuer is the even CTA of the pair (t
 direct-build predicate, no `remsi` / `andi` chain), and its `tcgen05.cp.cta_group::2`
 copies each CTA's shared matrix into that CTA's tensor memory, its commit multicast to
 the pair (`3 << (rank & ~1)`).
+
+With `cta_group = 4` (seed 002, "Blackwell 4-CTA MMA path") the multicast width is 4
+(the `32x128b.warpx4` shape); PTX has no `cta_group::4`, so the four CTAs are two pairs:
+the issuers are thread 0 of the CTAs with `((rank rem 4) & 1) != 0` (the seed's
+`arith.remsi` / `arith.andi` rank predicate, wrapped in `cute_nvgpu.arch.make_warp_uniform`,
+which lowers to nothing), each issuing its pair's `tcgen05.cp.cta_group::2` into its
+slice of the destination (`cute_nvgpu.atom.partition_d`: `(rank mod 4) * 4` columns on).
 
 Before (a 2-CTA cluster):
 
@@ -43,7 +50,6 @@ from __future__ import annotations
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerType
-from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -74,6 +80,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.cluster import (
     on_condition,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import constant, thread_id
+from tileas_py.passes.lowering.tileas_to_nvvm.tmem import tmem_address
 
 _SHAPES = {
     "128x256b": (Tcgen05CpShape.SHAPE_128x256b, Tcgen05CpMulticast.NONE),
@@ -99,10 +106,13 @@ def _atom(op: cute_nvgpu.AtomCopyS2tOp) -> cute_nvgpu.S2tCopyAtomType:
 
 
 def _cp(
-    op: cute_nvgpu.AtomCopyS2tOp, atom: cute_nvgpu.S2tCopyAtomType, group: CTAGroupKind
+    op: cute_nvgpu.AtomCopyS2tOp,
+    atom: cute_nvgpu.S2tCopyAtomType,
+    group: CTAGroupKind,
+    destination: SSAValue,
 ) -> Operation:
     shape, multicast = _SHAPES[atom.shape.data]
-    cp = nvvm_tcgen05.Tcgen05CpOp(op.tmem, op.desc, Tcgen05CpShapeAttr(shape))
+    cp = nvvm_tcgen05.Tcgen05CpOp(destination, op.desc, Tcgen05CpShapeAttr(shape))
     cp.properties["group"] = CTAGroupKindAttr(group)
     cp.properties["multicast"] = Tcgen05CpMulticastAttr(multicast)
     return cp
@@ -132,9 +142,34 @@ def init_mbarrier(
     return first
 
 
+_GROUPS = {2: "CTA pairs", 4: "groups of 4 CTAs"}
+
+
+def _issuer(
+    rewriter: PatternRewriter,
+    atom: cute_nvgpu.S2tCopyAtomType,
+    first: SSAValue,
+    rank: SSAValue,
+    low: SSAValue,
+) -> SSAValue:
+    """Whether the thread issues its pair's copy. 2-CTA: thread 0 of the even CTA (the
+    direct-build predicate). 4-CTA: thread 0 of the CTAs whose rank in the group of
+    `multicast_width` is odd (`(rank rem w) & 1`), made warp-uniform. `low` is
+    `rank & 1`."""
+    if atom.cta_group.data == 2:
+        return rewriter.insert(arith.AndIOp(_is(rewriter, low, 0), first)).result
+    width = constant(rewriter, atom.multicast_width)
+    in_group = rewriter.insert(arith.RemSIOp(rank, width)).result
+    parity = rewriter.insert(arith.AndIOp(in_group, constant(rewriter, 1))).result
+    odd = rewriter.insert(arith.CmpiOp(parity, constant(rewriter, 0), "ne")).result
+    issuer = rewriter.insert(arith.AndIOp(odd, first)).result
+    return rewriter.insert(cute_nvgpu.MakeWarpUniformOp(issuer)).result
+
+
 class LowerS2tCopy(RewritePattern):
-    """`atom.copy_s2t` with a 1- or 2-CTA atom: init its mbarrier, issue the copy from
-    one thread (of the even CTA of each pair), commit it to the mbarrier."""
+    """`atom.copy_s2t`: init its mbarrier, issue the copy from one thread (of one CTA of
+    each pair with a 2- or 4-CTA atom), commit it to the mbarrier. The 4-CTA copy is the
+    pairs' `cta_group::2` copy into each issuing CTA's slice (`atom.partition_d`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -142,41 +177,69 @@ class LowerS2tCopy(RewritePattern):
     ) -> None:
         atom = _atom(op)
         cta_group = atom.cta_group.data
-        if cta_group == 4:
-            return
-        pair = cta_group == 2
-        if pair and cluster_ctas(op) % 2:
+        ctas = cluster_ctas(op)
+        if cta_group > 1 and ctas % cta_group:
             emit_error(
                 op,
-                "a 2-CTA S2T copy runs on CTA pairs: the kernel's cluster must be a "
-                f"multiple of 2 CTAs, got {cluster_ctas(op)}",
+                f"a {cta_group}-CTA S2T copy runs on {_GROUPS[cta_group]}: the "
+                f"kernel's cluster must be a multiple of {cta_group} CTAs, got {ctas}",
             )
-        assert isinstance(op.mbarrier.type, LLVMPointerType)
-        first = init_mbarrier(rewriter, op, op.mbarrier, cta_group2=pair)
+        first = init_mbarrier(rewriter, op, op.mbarrier, cta_group2=cta_group > 1)
         issuer = first
         mask = None
-        if pair:
+        destination = op.tmem
+        if cta_group > 1:
             rank = cluster_rank(rewriter)
             low = rewriter.insert(arith.AndIOp(rank, constant(rewriter, 1))).result
-            even = _is(rewriter, low, 0)
-            issuer = rewriter.insert(arith.AndIOp(even, first)).result
+            issuer = _issuer(rewriter, atom, first, rank, low)
+            if cta_group == 4:
+                destination = rewriter.insert(
+                    cute_nvgpu.AtomPartitionDOp(op.atom, op.tmem, rank)
+                ).result
             pair_base = rewriter.insert(arith.XOrIOp(rank, low)).result
             bits = rewriter.insert(
                 arith.ShLIOp(constant(rewriter, 0b11), pair_base)
             ).result
             mask = rewriter.insert(arith.TruncIOp(bits, IntegerType(16))).result
-        group = CTAGroupKind.CTA_2 if pair else CTAGroupKind.CTA_1
+        group = CTAGroupKind.CTA_1 if cta_group == 1 else CTAGroupKind.CTA_2
         with on_condition(rewriter, issuer):
             rewriter.insert(
                 nvvm_tcgen05.Tcgen05FenceOp(
                     Tcgen05FenceKindAttr(Tcgen05FenceKind.AFTER)
                 )
             )
-            rewriter.insert(_cp(op, atom, group))
+            rewriter.insert(_cp(op, atom, group, destination))
             commit = nvvm_tcgen05.Tcgen05CommitOp(op.mbarrier, mask)
             commit.properties["group"] = CTAGroupKindAttr(group)
             rewriter.insert(commit)
         rewriter.erase(op)
+
+
+class LowerPartitionD(RewritePattern):
+    """`atom.partition_d`: the destination moved by `(rank mod cta_group)` slices."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: cute_nvgpu.AtomPartitionDOp, rewriter: PatternRewriter
+    ) -> None:
+        atom = op.atom.type
+        assert isinstance(atom, cute_nvgpu.S2tCopyAtomType)
+        group = constant(rewriter, atom.cta_group.data)
+        index = rewriter.insert(arith.RemUIOp(op.rank, group)).result
+        width = constant(rewriter, op.slice_columns)
+        columns = rewriter.insert(arith.MuliOp(index, width)).result
+        rewriter.replace(op, [], [tmem_address(rewriter, op.tmem, columns)])
+
+
+class LowerMakeWarpUniform(RewritePattern):
+    """`arch.make_warp_uniform` is a promise to the compiler: PTX has no instruction for
+    it, so the value is used as it is."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: cute_nvgpu.MakeWarpUniformOp, rewriter: PatternRewriter
+    ) -> None:
+        rewriter.replace(op, [], [op.value])
 
 
 class LowerMakeS2tCopyAtom(RewritePattern):
@@ -190,4 +253,9 @@ class LowerMakeS2tCopyAtom(RewritePattern):
             rewriter.erase(op)
 
 
-PATTERNS = (LowerS2tCopy(), LowerMakeS2tCopyAtom())
+PATTERNS = (
+    LowerS2tCopy(),
+    LowerPartitionD(),
+    LowerMakeWarpUniform(),
+    LowerMakeS2tCopyAtom(),
+)
