@@ -15,7 +15,7 @@ from s2t_kernels import S2tKernel
 
 from tileas_py import api
 from tileas_py.ptx.toolchain import disassemble, run_ptxas
-from tileas_py.sim import launch
+from tileas_py.sim import HazardError, HazardKind, launch
 
 CASES = [
     S2tKernel("128x256b", 1, 1),
@@ -97,3 +97,22 @@ def test_the_cluster_copies_assemble(
         copy,
         "UTCBAR.2CTA.MULTICAST",
     ]
+
+
+def test_without_the_2cta_init_barrier_the_commit_races_the_peers_init() -> None:
+    """The 2-CTA mbarrier init makes the pair meet after `fence.mbarrier_init`: without
+    that cluster barrier, the even CTA's multicast commit may arrive on the odd CTA's
+    mbarrier before the odd CTA has initialised it, and the simulator reports the race."""
+    module = api.parse_mlir(S2tKernel("128x256b", 2, 2).text())
+    lines = api.print_ptx(api.run_pipeline(module, "tileas-to-ptx")).splitlines()
+    fence = next(i for i, line in enumerate(lines) if "fence.mbarrier_init" in line)
+    meet = [i for i in range(fence, fence + 8) if "barrier.cluster." in lines[i]]
+    assert [lines[i].split()[0] for i in meet] == [
+        "barrier.cluster.arrive.relaxed.aligned;",
+        "barrier.cluster.wait.aligned;",
+    ]
+    ptx = "\n".join(line for i, line in enumerate(lines) if i not in meet)
+    out = np.zeros((2, 128, 16), dtype=np.uint32)
+    with pytest.raises(HazardError) as raised:
+        launch(ptx, "s2t", 2, 128, [out], cluster=2)
+    assert [h.kind for h in raised.value.hazards] == [HazardKind.RACE]
