@@ -79,7 +79,11 @@ from tileas_py.passes.lowering.tileas_to_nvvm.cluster import (
     cluster_sync,
     on_condition,
 )
-from tileas_py.passes.lowering.tileas_to_nvvm.threads import constant, thread_id
+from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
+    agent_of,
+    constant,
+    thread_id,
+)
 from tileas_py.passes.lowering.tileas_to_nvvm.tmem import tmem_address
 
 _SHAPES = {
@@ -175,6 +179,12 @@ class LowerS2tCopy(RewritePattern):
     def match_and_rewrite(
         self, op: cute_nvgpu.AtomCopyS2tOp, rewriter: PatternRewriter
     ) -> None:
+        if agent_of(op) is not None:
+            emit_error(
+                op,
+                "an S2T copy initialises its mbarrier with a CTA or cluster barrier: it "
+                "must run on the whole CTA, not in an agent",
+            )
         atom = _atom(op)
         cta_group = atom.cta_group.data
         ctas = cluster_ctas(op)
