@@ -268,6 +268,7 @@ TILEAS_STAGES = (
     "tileas-dynamic-persistent",
     "tileas-prepare-for-scheduling",
     "tileas-slicing",
+    "tileas-unwrap-pipeline-iterators",
     "sink-negf-through-shapes",
     "optimize-execution-unit-mapping",
     "propagate-execution-unit",
@@ -278,7 +279,8 @@ TILEAS_STAGES = (
     "tileas-insert-OCG-knobs",
 )
 """The tileas passes in the order `tileas-to-ptx` runs them (seed 002's ordering
-invariants: dynamic persistence before scheduling, execution-unit mapping once the agents
+invariants: dynamic persistence before scheduling, the pipeline iterators unwrapped once
+scheduling is done (DD02), execution-unit mapping once the agents
 exist, CTA planning and the D20 clean-ups on assigned layouts, OCG knobs last, on the
 final fence / barrier / MMA anchors)."""
 

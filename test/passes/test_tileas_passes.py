@@ -32,6 +32,7 @@ TILE_PASSES = {
     "tileas-slicing",
     "tileas-prepare-for-scheduling",
     "tileas-resolve-agent-boundary",
+    "tileas-unwrap-pipeline-iterators",
 }
 
 

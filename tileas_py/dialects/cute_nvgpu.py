@@ -902,6 +902,150 @@ class MakeWarpUniformOp(IRDLOperation):
         super().__init__(operands=[value], result_types=[SSAValue.get(value).type])
 
 
+TENSOR_ADDRESS_SPACE = 6
+
+
+@irdl_op_definition
+class MakeS2tCopyAtomOp(IRDLOperation):
+    """
+    An S2T copy atom value (CuTe's `make_copy_atom(SM100_UTCCP_*)`): the shape of its
+    `tcgen05.cp` and how many CTAs cooperate.
+
+    Example: `%atom = cute_nvgpu.make_s2t_copy_atom : !cute_nvgpu.sm100.s2t_copy<shape = "128x256b", cta_group = 2>`
+    """
+
+    name = "cute_nvgpu.make_s2t_copy_atom"
+
+    result = result_def(S2tCopyAtomType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, atom: S2tCopyAtomType) -> None:
+        super().__init__(result_types=[atom])
+
+
+@irdl_op_definition
+class AtomCopyS2tOp(IRDLOperation):
+    """
+    Copies the matrix that the shared-memory descriptor `desc` describes, in each
+    cooperating CTA's shared memory, into that CTA's tensor memory at `tmem`, and signals
+    its completion with one arrival on `mbarrier` in each of those CTAs (CuTe's
+    `copy(atom, src, dst)` of an `SM100_UTCCP_*` atom, with its `umma_arrive`).
+
+    Every thread of the CTA reaches the op. With `cta_group = 2` the cooperating CTAs are
+    a pair of the cluster (ranks 2j and 2j + 1): the lowering initialises `mbarrier` in
+    both (one arrival each), makes the pair meet, and the even CTA issues the pair's
+    `tcgen05.cp.cta_group::2` and its multicast commit. `mbarrier` is the copy's own: it
+    completes phase 0, which the readers wait for.
+
+    Example:
+    ```
+    cute_nvgpu.atom.copy_s2t %atom, %tmem, %desc, %bar
+        : !cute_nvgpu.sm100.s2t_copy<shape = "128x256b", cta_group = 2>, !llvm.ptr<6>, !llvm.ptr<3>
+    ```
+    """
+
+    name = "cute_nvgpu.atom.copy_s2t"
+
+    atom = operand_def(S2tCopyAtomType)
+    tmem = operand_def(LLVMPointerType)
+    desc = operand_def(I64)
+    mbarrier = operand_def(LLVMPointerType)
+
+    assembly_format = (
+        "$atom `,` $tmem `,` $desc `,` $mbarrier attr-dict"
+        " `:` type($atom) `,` type($tmem) `,` type($mbarrier)"
+    )
+
+    def __init__(
+        self,
+        atom: SSAValue | Operation,
+        tmem: SSAValue | Operation,
+        desc: SSAValue | Operation,
+        mbarrier: SSAValue | Operation,
+    ) -> None:
+        super().__init__(operands=[atom, tmem, desc, mbarrier])
+
+    def verify_(self) -> None:
+        pointer = self.tmem.type
+        assert isinstance(pointer, LLVMPointerType)
+        if pointer.addr_space != IntAttr(TENSOR_ADDRESS_SPACE):
+            raise VerifyException(
+                "the destination of an S2T copy is a tensor-memory address "
+                f"(!llvm.ptr<6>), got {pointer}"
+            )
+        atom = self.atom.type
+        assert isinstance(atom, S2tCopyAtomType)
+        if atom.cta_group.data == 4 and atom.multicast_width != 4:
+            raise VerifyException(
+                "a 4-CTA S2T copy multicasts to the four warps' lanes: its shape must "
+                f"be 32x128b.warpx4, got '{atom.shape.data}'"
+            )
+
+
+S2T_COLUMNS = {"256b": 8, "128b": 4}
+"""The 32-bit tensor-memory columns one row of each S2T shape's copy fills."""
+
+
+@irdl_op_definition
+class AtomPartitionDOp(IRDLOperation):
+    """
+    CTA `rank`'s slice of the tensor-memory destination of an S2T copy whose atom's
+    `cta_group` CTAs split it (CuTe's `partition_D` of the tiled copy, seed 002's
+    4-CTA path): the destination's columns are cut into slices of the atom's row width
+    (4 columns for the 128-bit shapes, 8 for the 256-bit ones), and CTA `rank` takes
+    slice `rank mod cta_group`.
+
+    Example:
+    ```
+    %dst = cute_nvgpu.atom.partition_d %atom, %tmem, %rank
+        : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>, !llvm.ptr<6>
+    ```
+    """
+
+    name = "cute_nvgpu.atom.partition_d"
+
+    T: ClassVar = VarConstraint("T", base(LLVMPointerType))
+
+    atom = operand_def(S2tCopyAtomType)
+    tmem = operand_def(T)
+    rank = operand_def(IntegerType(32))
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "$atom `,` $tmem `,` $rank attr-dict `:` type($atom) `,` type($tmem)"
+    )
+
+    def __init__(
+        self,
+        atom: SSAValue | Operation,
+        tmem: SSAValue | Operation,
+        rank: SSAValue | Operation,
+    ) -> None:
+        super().__init__(
+            operands=[atom, tmem, rank], result_types=[SSAValue.get(tmem).type]
+        )
+
+    def verify_(self) -> None:
+        pointer = self.tmem.type
+        assert isinstance(pointer, LLVMPointerType)
+        if pointer.addr_space != IntAttr(TENSOR_ADDRESS_SPACE):
+            raise VerifyException(
+                "partition_d slices a tensor-memory address (!llvm.ptr<6>), got "
+                f"{pointer}"
+            )
+
+    @property
+    def slice_columns(self) -> int:
+        atom = self.atom.type
+        assert isinstance(atom, S2tCopyAtomType)
+        return S2T_COLUMNS[atom.shape.data.split(".")[0].split("x")[1]]
+
+
 CuteNvgpu = Dialect(
     "cute_nvgpu",
     [
@@ -910,6 +1054,9 @@ CuteNvgpu = Dialect(
         AtomSetValueOp,
         AtomGemmOp,
         MakeWarpUniformOp,
+        MakeS2tCopyAtomOp,
+        AtomCopyS2tOp,
+        AtomPartitionDOp,
     ],
     [
         SM90MmaAtomType,

@@ -19,6 +19,7 @@ PASSES = {
     "tileas-slicing": "tileas_py.passes.tileas.slicing:SlicingPass",
     "tileas-prepare-for-scheduling": "tileas_py.passes.tileas.prepare_for_scheduling:PrepareForSchedulingPass",
     "tileas-resolve-agent-boundary": "tileas_py.passes.tileas.resolve_agent_boundary:ResolveAgentBoundaryPass",
+    "tileas-unwrap-pipeline-iterators": "tileas_py.passes.tileas.unwrap_pipeline_iterators:UnwrapPipelineIteratorsPass",
     # Ori: ptxas's GMMA phases (seed 000).
     "ori-propagate-gmma": "tileas_py.passes.ori.propagate_gmma:OriPropagateGmmaPass",
     "ori-fixup-gmma-sequence": "tileas_py.passes.ori.fixup_gmma_sequence:OriFixupGmmaSequencePass",

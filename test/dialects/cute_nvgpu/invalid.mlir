@@ -217,3 +217,30 @@ func.func @f() {
 
 "test.op"() {a = !cute_nvgpu.sm100.mma<128x8x16, ab_major = (k, k), elem_type = (f16, f16, f32), cta_group = 2>} : () -> ()
 // CHECK: sm100 mma shape: N 8 is not a multiple of 16 from 16 to 256 (.cta_group::2)
+
+// -----
+
+func.func @f(%tmem: !llvm.ptr<3>, %desc: i64, %bar: !llvm.ptr<3>) {
+  %atom = cute_nvgpu.make_s2t_copy_atom : !cute_nvgpu.sm100.s2t_copy<shape = "128x256b", cta_group = 2>
+  cute_nvgpu.atom.copy_s2t %atom, %tmem, %desc, %bar : !cute_nvgpu.sm100.s2t_copy<shape = "128x256b", cta_group = 2>, !llvm.ptr<3>, !llvm.ptr<3>
+  func.return
+}
+// CHECK: the destination of an S2T copy is a tensor-memory address (!llvm.ptr<6>), got !llvm.ptr<3>
+
+// -----
+
+func.func @f(%tmem: !llvm.ptr<6>, %desc: i64, %bar: !llvm.ptr<3>) {
+  %atom = cute_nvgpu.make_s2t_copy_atom : !cute_nvgpu.sm100.s2t_copy<shape = "128x256b", cta_group = 4>
+  cute_nvgpu.atom.copy_s2t %atom, %tmem, %desc, %bar : !cute_nvgpu.sm100.s2t_copy<shape = "128x256b", cta_group = 4>, !llvm.ptr<6>, !llvm.ptr<3>
+  func.return
+}
+// CHECK: a 4-CTA S2T copy multicasts to the four warps' lanes: its shape must be 32x128b.warpx4, got '128x256b'
+
+// -----
+
+func.func @f(%tmem: !llvm.ptr<3>, %rank: i32) {
+  %atom = cute_nvgpu.make_s2t_copy_atom : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>
+  %dst = cute_nvgpu.atom.partition_d %atom, %tmem, %rank : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>, !llvm.ptr<3>
+  func.return
+}
+// CHECK: partition_d slices a tensor-memory address (!llvm.ptr<6>), got !llvm.ptr<3>

@@ -11,6 +11,15 @@ func.func @atoms(%smem: !llvm.ptr<3>, %flag: i1, %lane: i32) {
   func.return
 }
 
+func.func @s2t(%tmem: !llvm.ptr<6>, %desc: i64, %bar: !llvm.ptr<3>) {
+  %pair = cute_nvgpu.make_s2t_copy_atom : !cute_nvgpu.sm100.s2t_copy<shape = "64x128b.warpx2::01_23", cta_group = 2>
+  cute_nvgpu.atom.copy_s2t %pair, %tmem, %desc, %bar : !cute_nvgpu.sm100.s2t_copy<shape = "64x128b.warpx2::01_23", cta_group = 2>, !llvm.ptr<6>, !llvm.ptr<3>
+  %rank = "test.op"() : () -> i32
+  %four = cute_nvgpu.make_s2t_copy_atom : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>
+  %dst = cute_nvgpu.atom.partition_d %four, %tmem, %rank : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>, !llvm.ptr<6>
+  func.return
+}
+
 // CHECK-LABEL: func.func @atoms
 // CHECK:       %acc = cute_nvgpu.atom.set_value %atom, accum_c, %flag : !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
 // CHECK-NEXT:  %neg = cute_nvgpu.atom.set_value %acc, neg_a, %flag : !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
@@ -22,6 +31,18 @@ func.func @atoms(%smem: !llvm.ptr<3>, %flag: i1, %lane: i32) {
 // CHECK-GENERIC:       %acc = "cute_nvgpu.atom.set_value"(%atom, %flag) <{field = #cute_nvgpu<atom_field accum_c>}> : (!cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>, i1) -> !cute_nvgpu.sm90.mma<64x128x16, ab_major = (k, k), elem_type = (f16, f16, f32), frag_kind = ss>
 // CHECK-GENERIC:       %desc = "cute_nvgpu.make_gmma_smem_desc"(%smem) <{lbo = 2048 : i64, sbo = 0 : i64, base_offset = 0 : i64, swizzle = 128 : i64}> : (!llvm.ptr<3>) -> !cute_nvgpu.smem_desc
 // CHECK-GENERIC:       %u = "cute_nvgpu.arch.make_warp_uniform"(%lane) : (i32) -> i32
+
+// CHECK-LABEL: func.func @s2t
+// CHECK-NEXT:  %pair = cute_nvgpu.make_s2t_copy_atom : !cute_nvgpu.sm100.s2t_copy<shape = "64x128b.warpx2::01_23", cta_group = 2>
+// CHECK-NEXT:  cute_nvgpu.atom.copy_s2t %pair, %tmem, %desc, %bar : !cute_nvgpu.sm100.s2t_copy<shape = "64x128b.warpx2::01_23", cta_group = 2>, !llvm.ptr<6>, !llvm.ptr<3>
+// CHECK-NEXT:  %rank = "test.op"() : () -> i32
+// CHECK-NEXT:  %four = cute_nvgpu.make_s2t_copy_atom : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>
+// CHECK-NEXT:  %dst = cute_nvgpu.atom.partition_d %four, %tmem, %rank : !cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>, !llvm.ptr<6>
+
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "s2t"
+// CHECK-GENERIC:       %pair = "cute_nvgpu.make_s2t_copy_atom"() : () -> !cute_nvgpu.sm100.s2t_copy<shape = "64x128b.warpx2::01_23", cta_group = 2>
+// CHECK-GENERIC-NEXT:  "cute_nvgpu.atom.copy_s2t"(%pair, %tmem, %desc, %bar) : (!cute_nvgpu.sm100.s2t_copy<shape = "64x128b.warpx2::01_23", cta_group = 2>, !llvm.ptr<6>, i64, !llvm.ptr<3>) -> ()
+// CHECK-GENERIC:       %dst = "cute_nvgpu.atom.partition_d"(%four, %tmem, %rank) : (!cute_nvgpu.sm100.s2t_copy<shape = "32x128b.warpx4", cta_group = 4>, !llvm.ptr<6>, i32) -> !llvm.ptr<6>
 
 // -----
 

@@ -105,3 +105,12 @@ func.func @two_slots() {
 
 // CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "two_slots"
 // CHECK-GENERIC:       %a, %b = "nv_tileas.async.pipeline.producer_acquire"(%p) : (!nv_tileas.pipeline<4, tensor<128x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>, tensor<64x128xf16, #nv_tileas.shared<swizzle = 128, order = [0, 1]>>>) -> (tensor<128x64xf16, #nv_tileas.shared<swizzle = 128, order = [1, 0]>>, tensor<64x128xf16, #nv_tileas.shared<swizzle = 128, order = [0, 1]>>)
+
+// Pipeline iterators: a producer's or consumer's handle on a value of the element type.
+func.func @iterators(%p: !nv_tileas.pipeline_iterator<producer, index>, %c: !nv_tileas.pipeline_iterator<consumer, tensor<64x128xf16, #sb>>) {
+  func.return
+}
+
+// CHECK-LABEL: func.func @iterators(%p: !nv_tileas.pipeline_iterator<producer, index>, %c: !nv_tileas.pipeline_iterator<consumer, tensor<64x128xf16, #nv_tileas.shared<swizzle = 128, order = [0, 1]>>>)
+
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "iterators", function_type = (!nv_tileas.pipeline_iterator<producer, index>, !nv_tileas.pipeline_iterator<consumer, tensor<64x128xf16, #nv_tileas.shared<swizzle = 128, order = [0, 1]>>>) -> ()}>

@@ -80,6 +80,11 @@
 
 // -----
 
+"test.op"() {a = !nv_tileas.pipeline_iterator<reader, index>} : () -> ()
+// CHECK: a pipeline iterator is a `producer` or `consumer` one, got `reader`
+
+// -----
+
 "test.op"() {a = !nv_tileas.pipeline<2, tensor<64xf16, #nv_tileas.shared<swizzle = 0, order = [1, 0]>>>} : () -> ()
 // CHECK: layout nv_tileas.shared has rank 2 but the tile has rank 1
 

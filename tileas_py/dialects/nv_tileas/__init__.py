@@ -36,6 +36,7 @@ from tileas_py.dialects.nv_tileas.attrs import (
     CTALayoutAttr,
     MBarrierType,
     MmaEncodingAttr,
+    PipelineIteratorType,
     PipelineType,
     SharedEncodingAttr,
     TensorEncoding,
@@ -104,6 +105,7 @@ __all__ = [
     "MmaEncodingAttr",
     "MmaFamily",
     "NvTileas",
+    "PipelineIteratorType",
     "PipelineType",
     "PipelineYieldOp",
     "PragmaOp",
@@ -166,6 +168,7 @@ NvTileas = Dialect(
         TmemEncodingAttr,
         TiledViewType,
         PipelineType,
+        PipelineIteratorType,
         MBarrierType,
     ],
 )

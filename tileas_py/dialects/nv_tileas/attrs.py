@@ -29,6 +29,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     IntAttr,
     NoneAttr,
+    StringAttr,
     TensorType,
 )
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
@@ -628,6 +629,49 @@ class PipelineType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException("a pipeline stage needs at least one slot type")
         for slot_type in self.slot_types.data:
             verify_tile_type(slot_type)
+
+
+PIPELINE_ITERATOR_ROLES = ("producer", "consumer")
+
+
+@irdl_attr_definition
+class PipelineIteratorType(ParametrizedAttribute, TypeAttribute):
+    """
+    A producer's or consumer's iterator over a pipeline before scheduling has fixed its
+    iteration counts: a handle wrapping a value of `element_type` (a stage index, a
+    slot). `tileas-unwrap-pipeline-iterators` replaces each by its element type.
+
+    Example: `!nv_tileas.pipeline_iterator<consumer, index>`
+    """
+
+    name = "nv_tileas.pipeline_iterator"
+
+    role: StringAttr
+    element_type: TypeAttribute
+
+    def __init__(self, role: str, element_type: TypeAttribute) -> None:
+        super().__init__(StringAttr(role), element_type)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(f"{self.role.data}, ")
+            printer.print_attribute(self.element_type)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        start = parser.pos
+        with parser.in_angle_brackets():
+            role = parser.parse_identifier()
+            parser.parse_punctuation(",")
+            element_type = parser.parse_type()
+        return verified(parser, cls, start, (StringAttr(role), element_type))
+
+    def verify(self) -> None:
+        if self.role.data not in PIPELINE_ITERATOR_ROLES:
+            raise VerifyException(
+                f"a pipeline iterator is a `producer` or `consumer` one, got "
+                f"`{self.role.data}`"
+            )
 
 
 @irdl_attr_definition

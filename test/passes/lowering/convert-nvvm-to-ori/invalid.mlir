@@ -392,3 +392,10 @@ llvm.func @tcgen05_commit(%bar: !llvm.ptr, %mask: i16) {
   llvm.return
 }
 // CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: convert-nvvm-to-ori: a multicast tcgen05.commit needs a shared-memory mbarrier
+// -----
+
+llvm.func @tcgen05_cp_format(%t: !llvm.ptr<6>, %desc: i64) {
+  nvvm.tcgen05.cp %t, %desc {shape = #nvvm.tcgen05_cp_shape<shape_128x256b>, srcFormat = #nvvm.tcgen05_cp_src_fmt<b6x16_p32>}
+  llvm.return
+}
+// CHECK: invalid.mlir:[[# @LINE - 3]]:3: error: convert-nvvm-to-ori: tcgen05.cp with a source format (decompression) is not supported

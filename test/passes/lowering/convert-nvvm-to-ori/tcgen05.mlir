@@ -86,7 +86,8 @@ module attributes {nvvm.target = #nvvm.target<chip = "sm_100a">} {
 
 // -----
 
-// A CTA pair: the allocation and the MMA for both CTAs, the commit multicast to both.
+// A CTA pair: the allocation, the MMA, the copies into tensor memory and the shift for
+// both CTAs, the commit multicast to both.
 module attributes {nvvm.target = #nvvm.target<chip = "sm_100a">} {
   llvm.mlir.global internal @slot() {addr_space = 3 : i32, alignment = 4 : i64} : i32
   llvm.mlir.global internal @bar() {addr_space = 3 : i32, alignment = 8 : i64} : i64
@@ -99,6 +100,10 @@ module attributes {nvvm.target = #nvvm.target<chip = "sm_100a">} {
     nvvm.tcgen05.relinquish_alloc_permit {group = #nvvm.cta_group<cta_2>}
     %t = llvm.load %slot : !llvm.ptr<3> -> !llvm.ptr<6>
     nvvm.tcgen05.mma %t, %a, %b, %id, %en {kind = #nvvm.tcgen05_mma_kind<f16>, ctaGroup = #nvvm.cta_group<cta_2>} : (!llvm.ptr<6>, i64, i64, i32, i1)
+    nvvm.tcgen05.cp %t, %a {shape = #nvvm.tcgen05_cp_shape<shape_64x128b>, group = #nvvm.cta_group<cta_2>, multicast = #nvvm.tcgen05_cp_multicast<warpx2_01_23>}
+    nvvm.tcgen05.cp %t, %b {shape = #nvvm.tcgen05_cp_shape<shape_32x128b>, group = #nvvm.cta_group<cta_2>, multicast = #nvvm.tcgen05_cp_multicast<warpx4>}
+    nvvm.tcgen05.cp %t, %a {shape = #nvvm.tcgen05_cp_shape<shape_128x256b>, group = #nvvm.cta_group<cta_2>}
+    nvvm.tcgen05.shift %t {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<6>
     nvvm.tcgen05.commit %bar, multicast_mask = %mask {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<3>, i16
     nvvm.tcgen05.dealloc %t, %n {group = #nvvm.cta_group<cta_2>} : !llvm.ptr<6>, i32
     llvm.return
@@ -110,6 +115,10 @@ module attributes {nvvm.target = #nvvm.target<chip = "sm_100a">} {
 // CHECK-NEXT:  	tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;
 // CHECK-NEXT:  	ld.shared.u32 	[[T:%r[0-9]+]], [slot];
 // CHECK-NEXT:  	tcgen05.mma.cta_group::2.kind::f16 	[[[T]]], %rd0, %rd1, %r0, %p0;
+// CHECK-NEXT:  	tcgen05.cp.cta_group::2.64x128b.warpx2::01_23 	[[[T]]], %rd0;
+// CHECK-NEXT:  	tcgen05.cp.cta_group::2.32x128b.warpx4 	[[[T]]], %rd1;
+// CHECK-NEXT:  	tcgen05.cp.cta_group::2.128x256b 	[[[T]]], %rd0;
+// CHECK-NEXT:  	tcgen05.shift.cta_group::2.down 	[[[T]]];
 // CHECK-NEXT:  	tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 	[bar], 3;
 // CHECK-NEXT:  	tcgen05.dealloc.cta_group::2.sync.aligned.b32 	[[T]], 128;
 

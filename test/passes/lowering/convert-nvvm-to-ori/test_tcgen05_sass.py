@@ -1,7 +1,8 @@
 """The tcgen05 ops convert-nvvm-to-ori selects become Blackwell's tensor-core instructions:
 ptxas 13.5 (-arch=sm_100a) assembles `tcgen05.mma` of kind f16 and tf32 into UTCHMMA,
 f8f6f4 into UTCQMMA and i8 into UTCIMMA (`.2CTA` for cta_group::2), `tcgen05.commit`
-into UTCBAR and the allocation into UTCATOMSWS."""
+into UTCBAR, `tcgen05.cp` into UTCCP, `tcgen05.shift` into UTCSHIFT and the allocation into
+UTCATOMSWS."""
 
 from pathlib import Path
 
@@ -41,6 +42,13 @@ def test_each_kind_is_its_tensor_core_instruction(tmp_path: Path) -> None:
     ]
     assert _opcodes(pair, "UTCHMMA") == ["UTCHMMA.2CTA"]
     assert _opcodes(pair, "UTCBAR") == ["UTCBAR.2CTA.MULTICAST"]
+    # The 2-CTA copies: warpx2::01_23, warpx4 and 128x256b, then the shift.
+    assert _opcodes(pair, "UTCCP") == [
+        "UTCCP.T.S.2CTA.2x64dp128bit_lw01_lw23",
+        "UTCCP.T.S.2CTA.4x32dp128bit",
+        "UTCCP.T.S.2CTA",
+    ]
+    assert _opcodes(pair, "UTCSHIFT") == ["UTCSHIFT.2CTA.DOWN"]
     assert _opcodes(memory, "UTCBAR") == ["UTCBAR"]
     assert any(line.startswith("UTCATOMSWS") for line in memory)
     assert _opcodes(generic, "UTCBAR") == ["UTCBAR"]

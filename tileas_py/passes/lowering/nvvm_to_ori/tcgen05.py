@@ -9,6 +9,8 @@ names the `.shared::cta` allocation slot (`alloc`) or the `.shared::cluster` mba
     tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
     tcgen05.fence::after_thread_sync;
     tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd2, %rd3, %r2, %p1;
+    tcgen05.cp.cta_group::2.64x128b.warpx2::01_23 [%r1], %rd5;
+    tcgen05.shift.cta_group::1.down [%r1];
     tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%rd4];
     tcgen05.ld.sync.aligned.32x32b.x32.b32 {%r3, ..., %r34}, [%r5];
     tcgen05.wait::ld.sync.aligned;
@@ -25,6 +27,8 @@ from tileas_py.dialects.nvvm import tcgen05
 from tileas_py.dialects.nvvm.attrs import (
     CTAGroupKind,
     CTAGroupKindAttr,
+    Tcgen05CpMulticast,
+    Tcgen05CpShape,
     Tcgen05FenceKind,
     Tcgen05LdStShape,
     Tcgen05MMACollectorOp,
@@ -95,6 +99,37 @@ def lower_commit(fl: FunctionLowering, op: tcgen05.Tcgen05CommitOp) -> None:
         opcode += ".multicast::cluster"
         operands.append(fl.source(op.multicastMask))
     fl.emit(f"{opcode}.b64", *operands)
+
+
+_CP_SHAPES = {
+    Tcgen05CpShape.SHAPE_128x256b: ".128x256b",
+    Tcgen05CpShape.SHAPE_4x256b: ".4x256b",
+    Tcgen05CpShape.SHAPE_128x128b: ".128x128b",
+    Tcgen05CpShape.SHAPE_64x128b: ".64x128b",
+    Tcgen05CpShape.SHAPE_32x128b: ".32x128b",
+}
+_CP_MULTICASTS = {
+    Tcgen05CpMulticast.NONE: "",
+    Tcgen05CpMulticast.WARPX2_02_13: ".warpx2::02_13",
+    Tcgen05CpMulticast.WARPX2_01_23: ".warpx2::01_23",
+    Tcgen05CpMulticast.WARPX4: ".warpx4",
+}
+
+
+@lowers(tcgen05.Tcgen05CpOp)
+def lower_cp(fl: FunctionLowering, op: tcgen05.Tcgen05CpOp) -> None:
+    if op.srcFormat is not None:
+        fail(op, "tcgen05.cp with a source format (decompression) is not supported")
+    opcode = (
+        f"tcgen05.cp{_group(op.group)}{_CP_SHAPES[op.shape.data]}"
+        f"{_CP_MULTICASTS[op.multicast.data]}"
+    )
+    fl.emit(opcode, Address(fl.register(op.taddr)), fl.register(op.smem_desc))
+
+
+@lowers(tcgen05.Tcgen05ShiftOp)
+def lower_shift(fl: FunctionLowering, op: tcgen05.Tcgen05ShiftOp) -> None:
+    fl.emit(f"tcgen05.shift{_group(op.group)}.down", Address(fl.register(op.taddr)))
 
 
 _SHAPES = {

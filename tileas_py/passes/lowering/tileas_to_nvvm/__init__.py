@@ -23,6 +23,7 @@ MODULES = (
     "dot",
     "tcgen05",
     "tmem",
+    "s2t_copy",
     "dsmem",
     "blocked",
     "fma",
