@@ -31,10 +31,7 @@ module attributes {nvvm.target = #nvvm.target<chip = "sm_100a">} {
 // CHECK-NEXT:    [[C0:%.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    [[EVEN:%.*]] = arith.cmpi eq, [[LOW]], [[C0]] : i32
 // CHECK-NEXT:    [[ISSUER:%.*]] = arith.andi [[EVEN]], [[FIRST]] : i1
-// CHECK-NEXT:    [[PAIR:%.*]] = arith.xori [[RANK]], [[LOW]] : i32
-// CHECK-NEXT:    [[BITS:%.*]] = arith.constant 3 : i32
-// CHECK-NEXT:    [[SHIFTED:%.*]] = arith.shli [[BITS]], [[PAIR]] : i32
-// CHECK-NEXT:    [[MASK:%.*]] = arith.trunci [[SHIFTED]] : i32 to i16
+// CHECK-NEXT:    [[MASK:%.*]] = arith.constant 3 : i16
 // CHECK-NEXT:    scf.if [[ISSUER]] {
 // CHECK-NEXT:      nvvm.tcgen05.fence <after>
 // CHECK-NEXT:      nvvm.tcgen05.cp %tmem, %desc {group = #nvvm.cta_group<cta_2>, multicast = #nvvm.tcgen05_cp_multicast<warpx2_02_13>, shape = #nvvm.tcgen05_cp_shape<shape_64x128b>}
@@ -104,7 +101,8 @@ module attributes {nvvm.target = #nvvm.target<chip = "sm_100a">} {
 // CHECK-NEXT:    [[RAW:%.*]] = llvm.ptrtoint %tmem : !llvm.ptr<6> to i32
 // CHECK-NEXT:    [[MOVED:%.*]] = llvm.add [[RAW]], [[COLUMNS]] : i32
 // CHECK-NEXT:    [[DST:%.*]] = llvm.inttoptr [[MOVED]] : i32 to !llvm.ptr<6>
-// CHECK-NEXT:    [[PAIR:%.*]] = arith.xori [[RANK]], [[LOW]] : i32
+// CHECK-NEXT:    [[NOT1:%.*]] = arith.constant -2 : i32
+// CHECK-NEXT:    [[PAIR:%.*]] = arith.andi [[RANK]], [[NOT1]] : i32
 // CHECK-NEXT:    [[BITS:%.*]] = arith.constant 3 : i32
 // CHECK-NEXT:    [[SHIFTED:%.*]] = arith.shli [[BITS]], [[PAIR]] : i32
 // CHECK-NEXT:    [[MASK:%.*]] = arith.trunci [[SHIFTED]] : i32 to i16

@@ -23,7 +23,7 @@ from collections.abc import Generator
 from contextlib import contextmanager
 
 from xdsl.dialects import arith, llvm, scf
-from xdsl.dialects.builtin import DenseArrayBase, i32
+from xdsl.dialects.builtin import DenseArrayBase, i16, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -59,6 +59,21 @@ def cluster_ctas(op: Operation) -> int:
 def cluster_rank(rewriter: PatternRewriter) -> SSAValue:
     """`%cluster_ctarank`."""
     return rewriter.insert(sreg.ClusterIdOp(i32)).res
+
+
+def pair_mask(
+    rewriter: PatternRewriter, at: Operation, rank: SSAValue | None = None
+) -> SSAValue:
+    """The i16 CTA mask of the pair (`.cta_group::2`) that holds this CTA, for a
+    multicast `tcgen05.commit`: ranks `rank & ~1` and `rank | 1` (`rank`: the CTA's
+    `%cluster_ctarank`, read if not given), so `0b11` when the cluster of the kernel
+    holding `at` is the pair itself."""
+    if cluster_ctas(at) <= 2:
+        return constant(rewriter, 0b11, i16)
+    rank = cluster_rank(rewriter) if rank is None else rank
+    even = rewriter.insert(arith.AndIOp(rank, constant(rewriter, -2))).result
+    bits = rewriter.insert(arith.ShLIOp(constant(rewriter, 0b11), even)).result
+    return rewriter.insert(arith.TruncIOp(bits, i16)).result
 
 
 def rank_in(rewriter: PatternRewriter, mask: int, rank: SSAValue) -> SSAValue:

@@ -49,7 +49,6 @@ A mbarrier that is not a shared::cta address (`!llvm.ptr<3>`) cannot be initiali
 from __future__ import annotations
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -78,6 +77,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.cluster import (
     cluster_rank,
     cluster_sync,
     on_condition,
+    pair_mask,
 )
 from tileas_py.passes.lowering.tileas_to_nvvm.threads import (
     agent_of,
@@ -206,11 +206,7 @@ class LowerS2tCopy(RewritePattern):
                 destination = rewriter.insert(
                     cute_nvgpu.AtomPartitionDOp(op.atom, op.tmem, rank)
                 ).result
-            pair_base = rewriter.insert(arith.XOrIOp(rank, low)).result
-            bits = rewriter.insert(
-                arith.ShLIOp(constant(rewriter, 0b11), pair_base)
-            ).result
-            mask = rewriter.insert(arith.TruncIOp(bits, IntegerType(16))).result
+            mask = pair_mask(rewriter, op, rank)
         group = CTAGroupKind.CTA_1 if cta_group == 1 else CTAGroupKind.CTA_2
         with on_condition(rewriter, issuer):
             rewriter.insert(

@@ -102,6 +102,7 @@ from tileas_py.dialects.nvvm.attrs import (
     Tcgen05WaitKindAttr,
 )
 from tileas_py.hw import tmem as hw_tmem
+from tileas_py.passes.lowering.tileas_to_nvvm.cluster import pair_mask
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     SHARED_PTR,
     TMEM_PTR,
@@ -701,7 +702,9 @@ def commit_to(
         emit_pragmas_before(rewriter, knobs)
         rewriter.insert(nvvm_tcgen05.Tcgen05CommitOp(barrier))
         return
-    mask = rewriter.insert(arith.ConstantOp(IntegerAttr(0b11, 16))).result
+    here = rewriter.insertion_point.block.parent_op()
+    assert here is not None
+    mask = pair_mask(rewriter, here)
     emit_pragmas_before(rewriter, knobs)
     commit = nvvm_tcgen05.Tcgen05CommitOp(barrier, mask)
     commit.properties["group"] = CTAGroupKindAttr(CTAGroupKind.CTA_2)
