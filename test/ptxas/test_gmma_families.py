@@ -88,9 +88,21 @@ KNOWN_DISAGREEMENTS = {
     "positions_178": "as positions_176, with the copy between the fence and the wgmma",
 }
 
-_ALLOCATION = (
-    "ptxas allocates and schedules the serialized PTX differently: a value computed after "
-    "the wait is placed in a fresh register and copied back (+3 MOV)"
+_HOISTED = (
+    "a write of an accumulator register while a wgmma is in flight: ptxas waits before it "
+    "and keeps it in the accumulator's register; written after the serialized PTX's wait "
+    "it is a fresh value, which ptxas hoists above the HGMMA into another register and "
+    "copies back (+3 MOV), as it does with the program's own wait written before the write"
+)
+_DIVERGENT_WGMMA = (
+    "a wgmma under a divergent branch or guard: with its fence and commit beside it, ptxas "
+    "computes the descriptor inside the branch (IADD3 + R2UR) or adds a dummy HGMMA after "
+    "the guarded one; the program's fence before the branch makes less SASS but ptxas "
+    "then serializes again (C7519)"
+)
+_MERGED = (
+    "identical zero-start wgmma in one stage: ptxas computes them once (2 HGMMA for 4), "
+    "and not across the serialized PTX's groups"
 )
 _RACE = (
     "the original reads accumulators of an in-flight wgmma (permuted or shifted lists, a "
@@ -102,27 +114,25 @@ _SPILL = (
     "ptxas makes differs between the two"
 )
 KNOWN_GROWTH = {
-    "accumulator_written_between_commit_and_wait": _ALLOCATION,
-    "predicated_wgmma_accumulator_written": _ALLOCATION,
-    "four_zeroed_m64n128_accumulators": _ALLOCATION,
-    "positions_015": _ALLOCATION,
-    "positions_016": _ALLOCATION,
-    "positions_063": _ALLOCATION,
-    "positions_064": _ALLOCATION,
-    "positions_093": _ALLOCATION,
-    "positions_094": _ALLOCATION,
-    "positions_117": _ALLOCATION,
-    "positions_118": _ALLOCATION,
-    "positions_141": _ALLOCATION,
-    "positions_142": _ALLOCATION,
-    "positions_223": _ALLOCATION,
-    "positions_224": _ALLOCATION,
-    "positions_235": _ALLOCATION,
-    "positions_236": _ALLOCATION,
-    "predication_078": _ALLOCATION,
-    "predication_089": _ALLOCATION,
-    "loops_037": _ALLOCATION,
-    "loops_059": _ALLOCATION,
+    "accumulator_written_between_commit_and_wait": _HOISTED,
+    "predicated_wgmma_accumulator_written": _HOISTED,
+    "four_zeroed_m64n128_accumulators": _MERGED,
+    "positions_015": _HOISTED,
+    "positions_016": _HOISTED,
+    "positions_063": _HOISTED,
+    "positions_064": _HOISTED,
+    "positions_093": _HOISTED,
+    "positions_094": _HOISTED,
+    "positions_117": _HOISTED,
+    "positions_118": _HOISTED,
+    "positions_141": _HOISTED,
+    "positions_142": _HOISTED,
+    "positions_223": _HOISTED,
+    "positions_224": _HOISTED,
+    "positions_235": _HOISTED,
+    "positions_236": _HOISTED,
+    "predication_078": _DIVERGENT_WGMMA,
+    "predication_089": _DIVERGENT_WGMMA,
     "overlapping_accumulator_lists": _RACE,
     "overlap_003": _RACE,
     "overlap_004": _RACE,

@@ -44,14 +44,16 @@ from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 
 from tileas_py.diagnostics import emit_error, emit_verbatim
+from tileas_py.dialects.ori.analysis import ControlFlowGraph
 from tileas_py.dialects.ori.attributes import FunctionKind, ImmAttr
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import (
     CallOp,
+    GenericInstructionOp,
     WarpgroupArriveOp,
     WarpgroupCommitBatchOp,
     WarpgroupWaitOp,
@@ -206,11 +208,19 @@ def fixup(model: GmmaFunctionModel) -> None:
 def serialize(model: GmmaFunctionModel) -> None:
     """Each wgmma.mma_async in its own group: arrive, wgmma, commit, wait 0, as ptxas
     emits it; the program's own fences, commits and waits go (every group is complete
-    where it is issued, so they would only add empty groups and redundant waits)."""
-    for op in model.instructions:
-        if isinstance(op, WgmmaFenceOp | WgmmaCommitGroupOp | WgmmaWaitGroupOp):
-            op.detach()
-            op.erase()
+    where it is issued, so they would only add empty groups and redundant waits).
+
+    Each of those is `.sync.aligned`: ptxas keeps the warp synchronization it implies
+    (a `WARPSYNC.ALL`) where the threads may have diverged, and without it ptxas wraps the
+    divergent region in BSSY/BSYNC instead. So a run of them on a divergent path that no
+    wgmma's own arrive, commit and wait stands beside becomes a `bar.warp.sync -1`."""
+    dropped = [op for op in model.instructions if isinstance(op, _PROGRAM_SYNC)]
+    for op in dropped:
+        if _opens_divergent_sync_run(model, op):
+            _insert_before(op, _warp_sync(op))
+    for op in dropped:
+        op.detach()
+        op.erase()
     for wgmma in model.wgmmas:
         op = wgmma.op
         block = op.parent_block()
@@ -220,6 +230,60 @@ def serialize(model: GmmaFunctionModel) -> None:
         commit.location = op.location
         wait = _wait(op)
         block.insert_ops_after([commit, wait], op)
+
+
+_PROGRAM_SYNC = WgmmaFenceOp | WgmmaCommitGroupOp | WgmmaWaitGroupOp
+
+
+def _opens_divergent_sync_run(model: GmmaFunctionModel, op: Operation) -> bool:
+    """Whether `op` starts a run of fences, commits and waits, on a divergent path, with
+    no wgmma on either side (whose own arrive, commit and wait keep the warp in step)."""
+    block = op.parent_block()
+    assert block is not None
+    if not _in_divergent_loop_iteration(model, block):
+        return False
+    before = op.prev_op
+    if isinstance(before, _PROGRAM_SYNC | WgmmaMmaAsyncOp):
+        return False
+    after = op.next_op
+    while isinstance(after, _PROGRAM_SYNC):
+        after = after.next_op
+    return not isinstance(after, WgmmaMmaAsyncOp)
+
+
+def _in_divergent_loop_iteration(model: GmmaFunctionModel, block: Block) -> bool:
+    """Whether `block` depends on divergent branches, each of them a loop's exit or latch:
+    a branch that `block` leads back to before the paths the branch split have joined
+    again. (Within an `if`/`else` that joins, ptxas answers a `bar.warp.sync` with a
+    `BRA.DIV` and `WARPSYNC.COLLECTIVE`, and the dropped instructions are best left out.)"""
+    cfg = model.cfg
+    branches = model.divergence.divergent_dependence(block)
+    if not branches:
+        return False
+    start = cfg.index[block]
+    for branch in range(branches.bit_length()):
+        if branches >> branch & 1 and not _reaches_before(
+            cfg, start, branch, cfg.ipdom[branch]
+        ):
+            return False
+    return True
+
+
+def _reaches_before(
+    cfg: ControlFlowGraph, start: int, target: int, barrier: int | None
+) -> bool:
+    """Whether a path from block `start` reaches block `target` without `barrier`."""
+    seen = {start}
+    worklist = [start]
+    while worklist:
+        current = worklist.pop()
+        for successor in cfg.successors[current]:
+            if successor == target:
+                return True
+            if successor != barrier and successor not in seen:
+                seen.add(successor)
+                worklist.append(successor)
+    return False
 
 
 def _arrive_for_next_wgmma(after: Operation) -> None:
@@ -238,6 +302,12 @@ def _wait(near: Operation) -> WarpgroupWaitOp:
     wait = WarpgroupWaitOp("_warpgroup.wait", [ImmAttr(0)])
     wait.location = near.location
     return wait
+
+
+def _warp_sync(near: Operation) -> GenericInstructionOp:
+    sync = GenericInstructionOp("bar.warp.sync", [ImmAttr(-1)])
+    sync.location = near.location
+    return sync
 
 
 def _arrive(near: Operation) -> WarpgroupArriveOp:
