@@ -334,16 +334,16 @@ class _FunctionWriter:
         for position, block in enumerate(self.blocks):
             terminator = block.last_op
             if isinstance(terminator, BraOp):
-                wanted.append(terminator.target)
+                wanted.append(self._dest(terminator.target))
             elif isinstance(terminator, BrxOp):
-                wanted.extend(terminator.targets)
+                wanted.extend(self._dest(b) for b in terminator.targets)
             through = None
             if isinstance(terminator, FallthroughOp):
                 through = terminator.dest
             elif isinstance(terminator, TerminatorInstructionOp):
                 through = terminator.fallthrough
-            if through is not None and not self._is_next(position, through):
-                wanted.append(through)
+            if through is not None and not self._runs_into(position, through):
+                wanted.append(self._dest(through))
         counter = 0
         for block in wanted:
             if block in labels:
@@ -356,6 +356,24 @@ class _FunctionWriter:
 
     def _is_next(self, position: int, block: Block) -> bool:
         return position + 1 < len(self.blocks) and self.blocks[position + 1] is block
+
+    def _runs_into(self, position: int, block: Block) -> bool:
+        """Whether the code after block `position` is `block`, or what it leads to in PTX."""
+        return self._is_next(position, block) or self._is_next(
+            position, self._dest(block)
+        )
+
+    @staticmethod
+    def _dest(block: Block) -> Block:
+        """Where a branch to `block` goes in PTX: past blocks that hold only SASS (a
+        BSYNC that phase 72 put before a join), which PTX does not have."""
+        while (
+            isinstance(through := block.last_op, FallthroughOp)
+            and through.dest is not None
+            and all(isinstance(op, SassOp) for op in block.ops if op is not through)
+        ):
+            block = through.dest
+        return block
 
     def lines(self) -> Iterator[str]:
         for position, block in enumerate(self.blocks):
@@ -378,11 +396,11 @@ class _FunctionWriter:
             yield self._instruction(op)
             if isinstance(op, TerminatorInstructionOp):
                 through = op.fallthrough
-                if through is not None and not self._is_next(position, through):
-                    yield f"\tbra \t{self.labels[through]};\n"
+                if through is not None and not self._runs_into(position, through):
+                    yield f"\tbra \t{self.labels[self._dest(through)]};\n"
         elif isinstance(op, FallthroughOp):
-            if op.dest is not None and not self._is_next(position, op.dest):
-                yield f"\tbra \t{self.labels[op.dest]};\n"
+            if op.dest is not None and not self._runs_into(position, op.dest):
+                yield f"\tbra \t{self.labels[self._dest(op.dest)]};\n"
         elif isinstance(op, LocOp):
             text = f"\t.loc\t{op.file.value.data} {op.line.value.data} {op.column.value.data}"
             if op.function_name is not None:
@@ -429,7 +447,7 @@ class _FunctionWriter:
             text += f"@{'!' if op.guard_negated else ''}{self.names[op.guard]} "
         text += _PTX_SPELLING.get(type(op), op.opcode.data)
         if isinstance(op, BraOp):
-            return f"{text} \t{self.labels[op.target]};\n"
+            return f"{text} \t{self.labels[self._dest(op.target)]};\n"
         if isinstance(op, BrxOp):
             return self._target_list(op) + self._indirect_branch(text, op)
         if op.layout.data:
@@ -450,7 +468,7 @@ class _FunctionWriter:
             counter += 1
         self.target_lists.add(name)
         self.list_names[op] = name
-        labels = ", ".join(self.labels[b] for b in op.targets)
+        labels = ", ".join(self.labels[self._dest(b)] for b in op.targets)
         return f"{name}: .branchtargets {labels};\n"
 
     def _indirect_branch(self, text: str, op: BrxOp) -> str:

@@ -58,12 +58,15 @@ def has_full_mask(inst: InstructionOp) -> bool:
 
 def needs_whole_warp(inst: InstructionOp) -> bool:
     """Whether the instruction needs every thread of the warp to execute it together
-    (`.aligned` CTA barriers, `setmaxnreg`, full-mask warp-level syncs)."""
+    (`.aligned` CTA barriers and warpgroup ops, `setmaxnreg`, full-mask warp-level
+    syncs), which ptxas meets with a `WARPSYNC.ALL` where the warp may be diverged."""
     parts = opcode_parts(inst)
     if sass_opcode(inst) == "":
         return False  # dropped (an ignored setmaxnreg)
     if isinstance(inst, BarrierOp):
         return parts[:2] != ["barrier", "cluster"]
+    if parts[0] == "wgmma" and "aligned" in parts:
+        return True
     if parts[0] == "setmaxnreg":
         return True
     return has_full_mask(inst)

@@ -95,9 +95,8 @@ module attributes {nv_tileaa.target_spec = #nv_tileaa.target_spec<sm = 90>} {
 // PTX-NEXT: add.s64 %[[THERE:rd[0-9]+]], %[[HERE]], 2048;
 // PTX-NEXT: mapa.shared::cluster.u64 %{{rd[0-9]+}}, %[[THERE]], 0;
 // PTX:      $L__ori_1:
-// PTX-NEXT: $L__ori_2:
 // PTX-NEXT: mbarrier.try_wait.parity.shared::cta.b64 %[[DONE:p[0-9]+]], [gather_smem+4096], 0, 10000000;
-// PTX-NEXT: @!%[[DONE]] bra $L__ori_2;
+// PTX-NEXT: @!%[[DONE]] bra $L__ori_1;
 // PTX:      ld.shared.f32
 // PTX:      bar.sync 0;
 
