@@ -7,9 +7,9 @@ on uniform or `%tid`-dependent conditions, now and then an early `ret`). For eac
 kernel is assembled by ptxas 13.5 with `-lineinfo` and its sync SASS listed as the corpus
 lists it; the pipeline's listing must be the same (opcode and PTX line of every entry, in
 order). The figure is printed at the end of the session and kept in docs/fidelity.md; the
-remaining differences come from what is not modelled there (instruction scheduling, the
-`BRA.DIV` collective path, ptxas's placement of `BSSY`, tail duplication, the merging of
-identical code on both sides of a branch).
+remaining differences come from what is not modelled there (instruction scheduling,
+ptxas's placement of `BSSY`, tail duplication, the merging of identical code on both sides
+of a branch).
 """
 
 from __future__ import annotations

@@ -73,9 +73,9 @@ KNOWN_MISMATCHES: dict[tuple[str, str], str] = {
         "atomic warp aggregation: VOTEU.ANY / SHFL.IDX around the two atom.add"
     ),
     ("shfl_sync_in_divergent_branch", "-arch=sm_90a"): (
-        "the BRA.DIV collective path of a full-mask shfl.sync in divergent code "
-        "(WARPSYNC.COLLECTIVE / ENDCOLLECTIVE out of line) is not modelled; ori puts "
-        "WARPSYNC.ALL before the SHFL"
+        "the BSSY's line: ptxas's scheduler puts the BSSY of the entry block's divergent "
+        "if on the function's first line (10), ori on the setp before the branch (17); "
+        "the BRA.DIV paths of both shuffles, in line and out of line, match"
     ),
     ("shfl_sync_in_divergent_branch", "-arch=sm_80"): (
         "sm_80's BRA.DIV path to the __cuda_sm70_shflsync helper is not modelled"

@@ -66,7 +66,7 @@ from tileas_py.dialects.ori.module_ops import (
     VersionOp,
     start_of,
 )
-from tileas_py.dialects.ori.sass import SassOp, is_spin_retry
+from tileas_py.dialects.ori.sass import SassOp, is_collective_copy, is_spin_retry
 from tileas_py.ptx.performance import paused_gc
 
 _PTX_SPELLING: dict[type[InstructionOp], str] = {
@@ -333,6 +333,8 @@ class _FunctionWriter:
         wanted: list[Block] = []
         for position, block in enumerate(self.blocks):
             terminator = block.last_op
+            if is_collective_copy(block):
+                continue
             if isinstance(terminator, BraOp):
                 wanted.append(self._dest(terminator.target))
             elif isinstance(terminator, BrxOp):
@@ -377,6 +379,8 @@ class _FunctionWriter:
 
     def lines(self) -> Iterator[str]:
         for position, block in enumerate(self.blocks):
+            if is_collective_copy(block):
+                continue  # SASS only: ptxas lays out its own BRA.DIV path
             if block in self.labels:
                 yield f"{self.labels[block]}:\n"
             for op in block.ops:

@@ -23,6 +23,9 @@ assembles the output:
   copy, which phase 72's rotation places after the function's code. The PTX writer prints
   the rotated loop as the loop it came from: ptxas rotates that itself, and ptxas
   rotating the printed rotation again would cost one more wait and branch per loop.
+- the discardable unit attribute `ori.collective_copy` on the fall-through that ends the
+  out-of-line `WARPSYNC.COLLECTIVE` copy of a `BRA.DIV` path (phase 72): SASS only, which
+  the PTX writer leaves out.
 
 SASS reference: https://docs.nvidia.com/cuda/cuda-binary-utilities/#hopper-instruction-set
 """
@@ -34,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import IntAttr, StringAttr, UnitAttr
-from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition, irdl_op_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
@@ -48,6 +51,9 @@ CONTROL_WORD = "ori.ctrl"
 """The discardable attribute holding an instruction's `#ori.ctrl` control word."""
 SPIN_RETRY = "ori.spin_retry"
 """The discardable unit attribute on the branch of a rotated spin loop's retry copy."""
+
+COLLECTIVE_COPY = "ori.collective_copy"
+"""The discardable unit attribute on the fall-through ending a BRA.DIV path's copy."""
 
 SCOREBOARDS = 6
 """Dependency scoreboards SB0..SB5 per warp."""
@@ -230,6 +236,17 @@ def mark_spin_retry(branch: InstructionOp) -> None:
 
 def is_spin_retry(branch: InstructionOp) -> bool:
     return SPIN_RETRY in branch.attributes
+
+
+def mark_collective_copy(through: Operation) -> None:
+    """Record that `through` ends the out-of-line copy of a `BRA.DIV` path."""
+    through.attributes[COLLECTIVE_COPY] = UnitAttr()
+
+
+def is_collective_copy(block: Block) -> bool:
+    """A block phase 72 added as the out-of-line copy of a `BRA.DIV` path."""
+    last = block.last_op
+    return last is not None and COLLECTIVE_COPY in last.attributes
 
 
 def is_if_converted(inst: InstructionOp) -> bool:

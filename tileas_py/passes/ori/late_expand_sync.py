@@ -39,9 +39,16 @@ kernel that calls an extern function (C7504). Instructions a pass already lowere
 Under `-c` or `-g`, and from sm_90 on in any function that works on mbarriers, a gpu / sys
 memory barrier keeps a `MEMBAR.ALL.CTA` before it (ptxas 13.5's conservative form).
 
-Not modelled: if-conversion and unrolling (general optimizations, not sync phases), the
-`BRA.DIV` collective path of warp-level ops in divergent code above -O0, and sm_75's
-warp-sync helper calls. On targets before sm_70 (no WARPSYNC or BSSY) the pass fails with
+Above -O0 (sm_90+), a warp-level op where the warp may be diverged takes the `BRA.DIV`
+path when another op of its opcode exists that no CTA barrier separates from it and that
+is not a converged op dominating it: `BRA.DIV` before it (one for a run of them in a
+block), and after the function's code an out-of-line copy, `WARPSYNC.COLLECTIVE; op;
+ENDCOLLECTIVE` and a fall-through back marked `ori.collective_copy` (SASS only: the PTX
+writer leaves it out), in its own BSSY / BSYNC unless a divergent `if` holds the op; a
+divergent region holding such an op gets BSSY / BSYNC as one with a partial-mask op does.
+
+Not modelled: if-conversion and unrolling (general optimizations, not sync phases), sm_80's
+`BRA.DIV` path to `__cuda_sm70_*` helpers, and sm_75's warp-sync helper calls. On targets before sm_70 (no WARPSYNC or BSSY) the pass fails with
 seed 003's message.
 
 Example (sm_90a, default options):
@@ -70,7 +77,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from tileas_py.diagnostics import emit_error, emit_remark
-from tileas_py.dialects.ori.analysis import ControlFlowGraph, instructions
+from tileas_py.dialects.ori.analysis import ControlFlowGraph, code_blocks, instructions
 from tileas_py.dialects.ori.attributes import USE_SLOT, ImmAttr
 from tileas_py.dialects.ori.function import FallthroughOp, FuncOp
 from tileas_py.dialects.ori.instructions import (
@@ -87,6 +94,7 @@ from tileas_py.dialects.ori.module_ops import pragmas_of, start_of
 from tileas_py.dialects.ori.sass import (
     SassOp,
     is_spin_retry,
+    mark_collective_copy,
     mark_spin_retry,
     sass_opcode,
     set_sass_opcode,
@@ -216,6 +224,16 @@ class _Expansion:
     callees: _CalleeDivergence
     bsync_of: dict[SassOp, SassOp] = field(default_factory=dict[SassOp, SassOp])
     inline_waits: set[InstructionOp] = field(default_factory=set[InstructionOp])
+    collective: set[InstructionOp] = field(default_factory=set[InstructionOp])
+    """Warp-level ops that take the `BRA.DIV` path (`collective_ops`)."""
+    divergent_regions: list[tuple[frozenset[Block], bool]] = field(
+        default_factory=list[tuple[frozenset[Block], bool]]
+    )
+    """Every divergent branch's region (up to its join) and whether it is a loop."""
+    reconverged: list[tuple[set[Block], bool, int]] = field(
+        default_factory=list[tuple[set[Block], bool, int]]
+    )
+    """The BSSY regions: their blocks, whether a loop, their depth."""
 
     @property
     def sm(self) -> int:
@@ -242,10 +260,18 @@ class _Expansion:
         uniformity = Uniformity(self.func)
         self.drop_setmaxnreg()
         self.shape_spin_loops()
+        if self.options.opt_level > 0 and self.sm >= HOPPER:
+            # Measured on sm_90a; sm_80 branches to a `__cuda_sm70_*` helper call instead.
+            self.collective = collective_ops(self.func, uniformity, self.callees)
+        runs = _collective_runs(self.func, self.collective)
         self.insert_reconvergence(uniformity)
         convergence = Convergence(self.func, uniformity, self.callees, self.bsync_of)
         for inst in list(instructions(self.func)):
             self.expand(inst, convergence.diverged_before(inst))
+        position = self.out_of_line_position()
+        for run in runs:
+            if position is not None:
+                position = self.branch_on_divergence(run, position)
 
     # -- setmaxnreg needs a known register count at entry --------------------------------
 
@@ -356,6 +382,7 @@ class _Expansion:
             if join is None or _only_returns(join):
                 continue
             region = _region(cfg, block, join)
+            self.divergent_regions.append((frozenset(region), block in region))
             if self.reconverges(region, join):
                 wrapped.append((block, terminator, join, region))
         regions = [region | {block} for block, _, _, region in wrapped]
@@ -364,6 +391,7 @@ class _Expansion:
             sync_block = self.wrap(block, terminator, join, region, depth)
             if sync_block is None:
                 continue
+            self.reconverged.append((region, block in region, depth))
             for other in regions:
                 if block in other:
                     other.add(sync_block)
@@ -383,6 +411,9 @@ class _Expansion:
             return self.options.opt_level > 0
         if any(self.needs_reconvergence(i) for i in insts):
             return True
+        if any(i in self.collective for i in insts):
+            # As a partial-mask op: a full `bar.warp.sync` at the join stands for BSYNC.
+            return not _starts_with_full_warp_sync(join)
         if any(_spin_loop(b) is not None or _is_retry(b) for b in region):
             return False  # every thread leaves an mbarrier wait loop
         if any(self.synchronizes_warp(i) for i in insts):
@@ -472,6 +503,8 @@ class _Expansion:
             if parts[:2] == ["bar", "warp"]:
                 set_sass_opcode(inst, "")
                 return
+        elif inst in self.collective:
+            pass  # the BRA.DIV path, laid out by `branch_on_divergence`
         elif parts[:2] == ["bar", "warp"]:
             self.expand_warp_sync(inst, diverged)
             return
@@ -526,6 +559,51 @@ class _Expansion:
                 # sm_100 tests the cluster launch once the previous instruction issued.
                 test.location = previous.location
 
+    # -- the BRA.DIV path of warp-level ops ------------------------------------------------
+
+    def branch_on_divergence(self, run: list[InstructionOp], position: Block) -> Block:
+        """`BRA.DIV` before a run of warp-level ops (on the line of the instruction before
+        it), and their out-of-line copy after the function's code: `WARPSYNC.COLLECTIVE;
+        op; ENDCOLLECTIVE` each, then a branch back; wrapped in its own BSSY / BSYNC unless
+        the run lies in a divergent `if`. The copy goes after `position`; returns it."""
+        first, last = run[0], run[-1]
+        block = first.parent_block()
+        opcodes = [self.own_opcode(inst) for inst in run]
+        if block is None or block is code_blocks(self.func)[0] or None in opcodes:
+            return position
+        insert_before(start_of(first), [new_sass("BRA.DIV", _layout_previous(first))])
+        copy: list[Operation] = []
+        for inst, opcode in zip(run, opcodes, strict=True):
+            assert opcode is not None
+            copy.append(new_sass("WARPSYNC.COLLECTIVE", inst))
+            copy.append(new_sass(opcode, inst))
+            copy.append(new_sass("ENDCOLLECTIVE", inst))
+        depth = self.copy_reconvergence_depth(block)
+        if depth is not None:
+            suffix = ".RECONVERGENT" if self.sm >= 100 else ""
+            copy.insert(0, new_sass(f"BSSY{suffix}", last, [ImmAttr(depth)]))
+            copy.append(new_sass(f"BSYNC{suffix}", last, [ImmAttr(depth)]))
+        # A fall-through back to the run's block: the listing's `BRA` on the last op's line.
+        back = FallthroughOp(block)
+        mark_collective_copy(back)
+        copy.append(back)
+        parent = position.parent
+        assert parent is not None
+        copy_block = Block(copy)
+        parent.insert_block_after(copy_block, position)
+        return copy_block
+
+    def copy_reconvergence_depth(self, block: Block) -> int | None:
+        """The depth of an out-of-line copy's own BSSY (the BSSY regions around it); None
+        when the innermost divergent region around it is an `if`, whose join reconverges
+        the copy (ptxas 13.5, with or without a BSSY around that `if`)."""
+        around = [r for r, _ in self.divergent_regions if block in r]
+        if around:
+            innermost = min(around, key=len)
+            if not dict(self.divergent_regions)[frozenset(innermost)]:
+                return None
+        return sum(block in r for r, _, _ in self.reconverged)
+
     def spec_list(self, opcodes: Sequence[str], inst: InstructionOp) -> list[SassSpec]:
         specs: list[SassSpec] = []
         for opcode in opcodes:
@@ -574,6 +652,114 @@ class _Expansion:
         own, after = lowered
         set_sass_opcode(call, own)
         self.insert_specs(call, [_spec(o) for o in after], before=False)
+
+
+def collective_ops(
+    func: FuncOp, uniformity: Uniformity, callees: _CalleeDivergence
+) -> set[InstructionOp]:
+    """The warp-level ops ptxas gives the `BRA.DIV` + `WARPSYNC.COLLECTIVE` path above
+    -O0: one where the warp may be diverged (a BSYNC does not count as convergence here)
+    when another op of the same opcode exists that no CTA barrier separates from it and
+    that is not a converged op dominating it (docs/fidelity.md, issue 17)."""
+    convergence = Convergence(func, uniformity, callees)
+    cfg = convergence.cfg
+    by_opcode: dict[str, list[InstructionOp]] = {}
+    for inst in instructions(func):
+        if member_mask(inst) is not None and opcode_parts(inst)[:2] != ["bar", "warp"]:
+            by_opcode.setdefault(inst.opcode.data, []).append(inst)
+    barriers = [i for i in instructions(func) if _is_cta_barrier_sync(i)]
+
+    def dominates(a: InstructionOp, b: InstructionOp) -> bool:
+        block_a, block_b = a.parent_block(), b.parent_block()
+        assert block_a is not None
+        assert block_b is not None
+        if block_a is block_b:
+            return _index(a) < _index(b)
+        return cfg.dominates(block_a, block_b)
+
+    def post_dominates(a: InstructionOp, b: InstructionOp) -> bool:
+        block_a, block_b = a.parent_block(), b.parent_block()
+        assert block_a is not None
+        assert block_b is not None
+        if block_a is block_b:
+            return _index(a) > _index(b)
+        return cfg.post_dominates(block_a, block_b)
+
+    def separated(a: InstructionOp, b: InstructionOp) -> bool:
+        return any(
+            (post_dominates(bar, a) and dominates(bar, b))
+            or (post_dominates(bar, b) and dominates(bar, a))
+            for bar in barriers
+        )
+
+    collective: set[InstructionOp] = set()
+    for group in by_opcode.values():
+        for inst in group:
+            if not convergence.diverged_before(inst):
+                continue
+            if any(
+                other is not inst
+                and not separated(inst, other)
+                and (convergence.diverged_before(other) or not dominates(other, inst))
+                for other in group
+            ):
+                collective.add(inst)
+    return collective
+
+
+def _collective_runs(
+    func: FuncOp, collective: set[InstructionOp]
+) -> list[list[InstructionOp]]:
+    """The ops of `collective` grouped as ptxas branches on divergence once for them: a
+    run of warp-level ops in one block with no other synchronization between them."""
+    runs: list[list[InstructionOp]] = []
+    for block in code_blocks(func):
+        run: list[InstructionOp] = []
+        for inst in block_instructions(block):
+            if inst in collective or (run and member_mask(inst) is not None):
+                if opcode_parts(inst)[:2] == ["bar", "warp"]:
+                    run = []
+                    continue
+                collective.add(inst)
+                run.append(inst)
+                if len(run) == 1:
+                    runs.append(run)
+            elif (
+                _needs_expansion(inst)
+                or may_have_lowering(inst.opcode.data)
+                or isinstance(inst, TerminatorInstructionOp)
+            ):
+                run = []
+    return runs
+
+
+def _is_cta_barrier_sync(inst: InstructionOp) -> bool:
+    """A CTA barrier every thread waits at (`bar.sync`, `barrier.sync`,
+    `barrier.cta.sync`)."""
+    parts = opcode_parts(inst)
+    scope = parts[1:2] == ["cta"]
+    return isinstance(inst, BarrierOp) and parts[1 + scope : 2 + scope] == ["sync"]
+
+
+def _index(op: Operation) -> int:
+    block = op.parent_block()
+    assert block is not None
+    return block.get_operation_index(op)
+
+
+def _layout_previous(inst: InstructionOp) -> Operation:
+    """The instruction before `inst` in layout order, across block starts (ptxas gives
+    the BRA.DIV its line); `inst` itself when none."""
+    op: Operation | None = start_of(inst).prev_op
+    block = inst.parent_block()
+    while block is not None:
+        while op is not None and not isinstance(op, InstructionOp):
+            op = op.prev_op
+        if op is not None:
+            return op
+        block = block.prev_block
+        op = None if block is None else block.last_op
+    return inst
 
 
 _GPU_OR_SYS_MEMBAR = re.compile(r"MEMBAR\.(SC|ALL)\.(GPU|SYS)")
