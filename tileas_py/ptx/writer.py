@@ -369,12 +369,15 @@ class _FunctionWriter:
     def _dest(block: Block) -> Block:
         """Where a branch to `block` goes in PTX: past blocks that hold only SASS (a
         BSYNC that phase 72 put before a join), which PTX does not have."""
+        seen = {block}
         while (
             isinstance(through := block.last_op, FallthroughOp)
             and through.dest is not None
+            and through.dest not in seen
             and all(isinstance(op, SassOp) for op in block.ops if op is not through)
         ):
             block = through.dest
+            seen.add(block)
         return block
 
     def lines(self) -> Iterator[str]:

@@ -5,11 +5,12 @@ pseudo-instructions and what they are in ori:
 
 - *SYNC.WARP* (a warp must be converged for a warp-level op): `WARPSYNC.ALL` before an
   instruction that needs the whole warp (a CTA barrier, `setmaxnreg`, a full-mask warp-level
-  `.sync` op, a `.sync.aligned` wgmma op) where the warp may be diverged (`Convergence`); `WARPSYNC <mask>` before a
-  partial-mask one there; `bar.warp.sync` itself becomes `WARPSYNC.ALL` / `WARPSYNC <mask>`
-  there and nothing in converged code. At -O0 every warp-level op with a member mask takes
-  the collective path instead (`WARPSYNC.COLLECTIVE` before, `ENDCOLLECTIVE` after), and a
-  divergent region holding one is wrapped in BSSY / BSYNC.
+  `.sync` op, a `.sync.aligned` wgmma op) where the warp may be diverged (`Convergence`);
+  `WARPSYNC <mask>` before a partial-mask one there; `bar.warp.sync` itself becomes
+  `WARPSYNC.ALL` / `WARPSYNC <mask>` there and nothing in converged code. At -O0 every
+  warp-level op with a member mask takes the collective path instead
+  (`WARPSYNC.COLLECTIVE` before, `ENDCOLLECTIVE` after), and a divergent region holding
+  one is wrapped in BSSY / BSYNC.
 - *SYNC.BLOCK*: CTA barriers become `BAR.SYNC.DEFER_BLOCKING`, `BAR.ARV`, `BAR.RED` (+
   `B2R.RESULT`); a cluster wait falls back to `BAR.SYNC 0` outside cluster launches.
 - *SYNC.CONVERGE*: a divergent branch whose region (up to its immediate post-dominator)
