@@ -174,6 +174,49 @@ def _parse_enum(parser: AttrParser, enum: type[E], what: str) -> E:
         parser.raise_error(f"expected {what} {choices}, got `{word}`", pos, parser.pos)
 
 
+def _print_mma_operands(
+    printer: Printer, atom: SM90MmaAtomType | SM100MmaAtomType
+) -> None:
+    """`MxNxK, ab_major = (a, b), elem_type = (A, B, C` of an MMA atom (the caller
+    closes the list and adds its own fields)."""
+    printer.print_string(f"{atom.m.data}x{atom.n.data}x{atom.k.data}")
+    printer.print_string(
+        f", ab_major = ({atom.a_major.data}, {atom.b_major.data}), elem_type = ("
+    )
+    printer.print_list(
+        (atom.a_type, atom.b_type, atom.acc_type), printer.print_attribute
+    )
+
+
+def _parse_mma_operands(parser: AttrParser) -> list[Attribute]:
+    """The parameters `_print_mma_operands` prints: M, N, K, A's and B's majorness and
+    the three element types."""
+    pos = parser.pos
+    dims = parser.parse_dimension_list()
+    if len(dims) != 3:
+        parser.raise_error("expected an MxNxK shape", pos, parser.pos)
+    parser.parse_punctuation(",")
+    parser.parse_keyword("ab_major")
+    parser.parse_punctuation("=")
+    parser.parse_punctuation("(")
+    a_major = _parse_enum(parser, Major, "majorness")
+    parser.parse_punctuation(",")
+    b_major = _parse_enum(parser, Major, "majorness")
+    parser.parse_punctuation(")")
+    parser.parse_punctuation(",")
+    parser.parse_keyword("elem_type")
+    parser.parse_punctuation("=")
+    types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+    if len(types) != 3:
+        parser.raise_error("expected three element types (A, B, accumulator)")
+    return [
+        *(IntAttr(d) for d in dims),
+        MajorAttr(a_major),
+        MajorAttr(b_major),
+        *types,
+    ]
+
+
 @irdl_attr_definition
 class SM90MmaAtomType(ParametrizedAttribute, TypeAttribute):
     """
@@ -224,51 +267,19 @@ class SM90MmaAtomType(ParametrizedAttribute, TypeAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
-            printer.print_string(f"{self.m.data}x{self.n.data}x{self.k.data}")
-            printer.print_string(
-                f", ab_major = ({self.a_major.data}, {self.b_major.data})"
-                ", elem_type = ("
-            )
-            printer.print_list(
-                (self.a_type, self.b_type, self.acc_type), printer.print_attribute
-            )
+            _print_mma_operands(printer, self)
             printer.print_string(f"), frag_kind = {self.frag_kind.data}")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         start = parser.pos
         with parser.in_angle_brackets():
-            pos = parser.pos
-            dims = parser.parse_dimension_list()
-            if len(dims) != 3:
-                parser.raise_error("expected an MxNxK shape", pos, parser.pos)
-            parser.parse_punctuation(",")
-            parser.parse_keyword("ab_major")
-            parser.parse_punctuation("=")
-            parser.parse_punctuation("(")
-            a_major = _parse_enum(parser, Major, "majorness")
-            parser.parse_punctuation(",")
-            b_major = _parse_enum(parser, Major, "majorness")
-            parser.parse_punctuation(")")
-            parser.parse_punctuation(",")
-            parser.parse_keyword("elem_type")
-            parser.parse_punctuation("=")
-            types = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_type
-            )
-            if len(types) != 3:
-                parser.raise_error("expected three element types (A, B, accumulator)")
+            operands = _parse_mma_operands(parser)
             parser.parse_punctuation(",")
             parser.parse_keyword("frag_kind")
             parser.parse_punctuation("=")
             frag_kind = _parse_enum(parser, FragKind, "fragment kind")
-        params = (
-            *(IntAttr(d) for d in dims),
-            MajorAttr(a_major),
-            MajorAttr(b_major),
-            *types,
-            FragKindAttr(frag_kind),
-        )
+        params = (*operands, FragKindAttr(frag_kind))
         return verified(parser, cls, start, params)
 
     @property
@@ -408,51 +419,19 @@ class SM100MmaAtomType(ParametrizedAttribute, TypeAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
-            printer.print_string(f"{self.m.data}x{self.n.data}x{self.k.data}")
-            printer.print_string(
-                f", ab_major = ({self.a_major.data}, {self.b_major.data})"
-                ", elem_type = ("
-            )
-            printer.print_list(
-                (self.a_type, self.b_type, self.acc_type), printer.print_attribute
-            )
+            _print_mma_operands(printer, self)
             printer.print_string(f"), cta_group = {self.cta_group.data}")
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         start = parser.pos
         with parser.in_angle_brackets():
-            pos = parser.pos
-            dims = parser.parse_dimension_list()
-            if len(dims) != 3:
-                parser.raise_error("expected an MxNxK shape", pos, parser.pos)
-            parser.parse_punctuation(",")
-            parser.parse_keyword("ab_major")
-            parser.parse_punctuation("=")
-            parser.parse_punctuation("(")
-            a_major = _parse_enum(parser, Major, "majorness")
-            parser.parse_punctuation(",")
-            b_major = _parse_enum(parser, Major, "majorness")
-            parser.parse_punctuation(")")
-            parser.parse_punctuation(",")
-            parser.parse_keyword("elem_type")
-            parser.parse_punctuation("=")
-            types = parser.parse_comma_separated_list(
-                parser.Delimiter.PAREN, parser.parse_type
-            )
-            if len(types) != 3:
-                parser.raise_error("expected three element types (A, B, accumulator)")
+            operands = _parse_mma_operands(parser)
             parser.parse_punctuation(",")
             parser.parse_keyword("cta_group")
             parser.parse_punctuation("=")
             cta_group = parser.parse_integer(allow_boolean=False)
-        params = (
-            *(IntAttr(d) for d in dims),
-            MajorAttr(a_major),
-            MajorAttr(b_major),
-            *types,
-            IntAttr(cta_group),
-        )
+        params = (*operands, IntAttr(cta_group))
         return verified(parser, cls, start, params)
 
     def verify(self) -> None:
