@@ -25,6 +25,9 @@ config.excludes = [
 
 # The venv's scripts (tileas-opt, filecheck) and the real ptxas from the nvidia wheels.
 path = [os.path.dirname(sys.executable), *map(str, nvidia_bin_dirs())]
+# scripts/snapshot_outputs.py puts a recording filecheck first.
+if "snapshot_bin" in lit_config.params:
+    path.insert(0, lit_config.params["snapshot_bin"])
 config.environment["PATH"] = os.pathsep.join(
     [*path, config.environment.get("PATH", "")]
 )
