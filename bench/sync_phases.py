@@ -30,8 +30,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from tileas_py.diagnostics import collect_diagnostics
+from tileas_py.paused_gc import paused_gc
 from tileas_py.pipelines import PtxasPipelinePass
-from tileas_py.ptx.performance import paused_gc
 from tileas_py.ptx.reader import read_ptx
 from tileas_py.ptx.sass_listing import sync_sass
 

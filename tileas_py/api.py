@@ -69,9 +69,9 @@ def verify(module: ModuleOp) -> None:
     """What `tileas-opt` checks before the first pass: the op verifiers, the `nvvm.*`
     discardable attributes, and what xDSL does not check: comparison predicates and SSA
     dominance."""
-    from tileas_py.dialects.dominance import verify_dominance
     from tileas_py.dialects.nvvm.kernel import verify_nvvm_attributes
-    from tileas_py.dialects.xdsl_verifiers import verify_comparison_predicates
+    from tileas_py.xdsl_gaps.comparison_predicates import verify_comparison_predicates
+    from tileas_py.xdsl_gaps.dominance import verify_dominance
 
     module.verify()
     verify_nvvm_attributes(module)

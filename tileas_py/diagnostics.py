@@ -29,7 +29,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from tileas_py.xdsl_gaps import RobustParser
+from tileas_py.xdsl_gaps.parsing import RobustParser
 
 Severity = Literal["error", "warning", "remark", "note", "verbatim"]
 

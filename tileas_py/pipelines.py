@@ -44,7 +44,7 @@ from tileas_py.dialects import nv_tileas
 from tileas_py.dialects.nv_tileaa import TARGET_SPEC, TargetSpecAttr
 from tileas_py.passes.ori.fixup_gmma_sequence import OriFixupGmmaSequencePass
 from tileas_py.passes.ori.propagate_gmma import OriPropagateGmmaPass
-from tileas_py.ptx.performance import paused_gc
+from tileas_py.paused_gc import paused_gc
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import pytest
 from fuzzer import judge, run_in_process
 from xdsl.dialects.builtin import DenseArrayBase, i32
 
-from tileas_py.xdsl_gaps import raised_in_xdsl
+from tileas_py.xdsl_gaps.parsing import raised_in_xdsl
 
 # A string without its closing quote made xDSL's lexer regex backtrack exponentially:
 # 2**60 ways to split the 60 characters before it gives up.

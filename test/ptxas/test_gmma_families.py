@@ -45,7 +45,7 @@ from tileas_py.diagnostics import collect_diagnostics
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.hw.gmma_diagnostics import parse_ptxas_output
 from tileas_py.passes.ori.fixup_gmma_sequence import OriFixupGmmaSequencePass
-from tileas_py.passes.ori.gmma import Code, GmmaFunctionModel, ModuleFunctions
+from tileas_py.passes.ori.support.gmma import Code, GmmaFunctionModel, ModuleFunctions
 from tileas_py.pipelines import PtxasGmmaPipeline, PtxasPipelinePass
 from tileas_py.ptx.reader import read_ptx
 from tileas_py.ptx.toolchain import run_ptxas

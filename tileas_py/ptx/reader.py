@@ -80,9 +80,9 @@ from tileas_py.dialects.ori.module_ops import (
     VarOp,
     VersionOp,
 )
+from tileas_py.paused_gc import paused_gc
 from tileas_py.ptx.isa import KNOWN_ROOTS, first_operand_role, is_special_register
 from tileas_py.ptx.lexer import Kind, Lexer, Token
-from tileas_py.ptx.performance import paused_gc
 from tileas_py.ptx.validation import (
     check_wgmma,
     missing_header,

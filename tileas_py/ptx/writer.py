@@ -67,7 +67,7 @@ from tileas_py.dialects.ori.module_ops import (
     start_of,
 )
 from tileas_py.dialects.ori.sass import SassOp, is_collective_copy, is_spin_retry
-from tileas_py.ptx.performance import paused_gc
+from tileas_py.paused_gc import paused_gc
 
 _PTX_SPELLING: dict[type[InstructionOp], str] = {
     WarpgroupArriveOp: "wgmma.fence.sync.aligned",

@@ -131,9 +131,11 @@ class TileasOptMain(xDSLOptMain):
         if not self.args.disable_verify:
             # Attributes such as `nvvm.kernel` belong to no op's verifier (MLIR checks them
             # through its dialect hooks, which xDSL lacks), so they are checked here.
-            from tileas_py.dialects.dominance import verify_dominance
             from tileas_py.dialects.nvvm.kernel import verify_nvvm_attributes
-            from tileas_py.dialects.xdsl_verifiers import verify_comparison_predicates
+            from tileas_py.xdsl_gaps.comparison_predicates import (
+                verify_comparison_predicates,
+            )
+            from tileas_py.xdsl_gaps.dominance import verify_dominance
 
             verify_nvvm_attributes(prog)
             verify_comparison_predicates(prog)

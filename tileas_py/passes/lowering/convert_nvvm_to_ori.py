@@ -70,7 +70,7 @@ from xdsl.transforms.convert_scf_to_cf import ForLowering, IfLowering, SwitchLow
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects.nvvm.target import TARGET_ATTR_NAME
 from tileas_py.hw.arch import Arch
-from tileas_py.ptx.performance import paused_gc
+from tileas_py.paused_gc import paused_gc
 
 _VERSION = re.compile(r"\d+\.\d+")
 

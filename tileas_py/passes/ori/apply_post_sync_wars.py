@@ -47,8 +47,8 @@ from tileas_py.dialects.ori.analysis import (
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import InstructionOp
 from tileas_py.dialects.ori.sass import control_word, set_control_word
-from tileas_py.passes.ori.common import block_instructions, defined_functions
-from tileas_py.passes.ori.scoreboards import (
+from tileas_py.passes.ori.support.common import block_instructions, defined_functions
+from tileas_py.passes.ori.support.scoreboards import (
     LateWork,
     RoundRobin,
     always_reads_late,

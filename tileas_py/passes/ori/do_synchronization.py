@@ -43,8 +43,8 @@ from xdsl.passes import ModulePass
 from tileas_py.dialects.ori.analysis import ControlFlowGraph, instructions
 from tileas_py.dialects.ori.instructions import InstructionOp
 from tileas_py.dialects.ori.sass import control_word, set_control_word
-from tileas_py.passes.ori.common import defined_functions
-from tileas_py.passes.ori.scoreboards import (
+from tileas_py.passes.ori.support.common import defined_functions
+from tileas_py.passes.ori.support.scoreboards import (
     LateWork,
     RoundRobin,
     writes_late,

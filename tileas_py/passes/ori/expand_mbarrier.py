@@ -53,7 +53,7 @@ from tileas_py.dialects.ori.instructions import (
 from tileas_py.dialects.ori.module_ops import pragmas_of
 from tileas_py.dialects.ori.sass import is_if_converted, set_sass_opcode
 from tileas_py.dialects.ori.uniformity import Uniformity
-from tileas_py.passes.ori.common import (
+from tileas_py.passes.ori.support.common import (
     block_instructions,
     defined_functions,
     insert_after,

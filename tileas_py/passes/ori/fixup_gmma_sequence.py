@@ -16,7 +16,7 @@ ptxas's messages about it, in ptxas's own words and format, one line each:
   which replace the program's own fence, commit and wait (under -O0, -g and
   `--Ofast-compile=max` ptxas serializes any PTX itself, and the function stays as it is).
 
-`tileas_py.passes.ori.gmma_model` holds the model of ptxas's decisions (what triggers
+`tileas_py.passes.ori.support.gmma.model` holds the model of ptxas's decisions (what triggers
 which message, which line it names) and `docs/fidelity.md` what is and is not modelled.
 `-t ptx` after the pass prints the fixed-up PTX, which ptxas still assembles.
 
@@ -63,14 +63,14 @@ from tileas_py.dialects.ori.instructions import (
     WgmmaWaitGroupOp,
 )
 from tileas_py.dialects.ori.module_ops import start_of
-from tileas_py.passes.ori.gmma import (
+from tileas_py.passes.ori.support.gmma import (
     CallKind,
     Code,
     GmmaFunctionModel,
     GmmaOptions,
     ModuleFunctions,
 )
-from tileas_py.passes.ori.gmma.report import report
+from tileas_py.passes.ori.support.gmma.report import report
 
 
 @dataclass(frozen=True)

@@ -50,8 +50,12 @@ from tileas_py.dialects.ori.sass import (
     control_word,
     set_control_word,
 )
-from tileas_py.passes.ori.common import defined_functions, insert_before, new_sass
-from tileas_py.passes.ori.scoreboards import (
+from tileas_py.passes.ori.support.common import (
+    defined_functions,
+    insert_before,
+    new_sass,
+)
+from tileas_py.passes.ori.support.scoreboards import (
     NOTHING_PENDING,
     REGISTER_SCOREBOARDS,
     LateWork,

@@ -53,7 +53,7 @@ from tileas_py.dialects.ori.function import FallthroughOp, FuncOp
 from tileas_py.dialects.ori.instructions import BraOp, ExitOp, RetOp
 from tileas_py.dialects.ori.sass import set_sass_opcode
 from tileas_py.dialects.ori.uniformity import Uniformity
-from tileas_py.passes.ori.common import (
+from tileas_py.passes.ori.support.common import (
     block_instructions,
     defined_functions,
     opcode_parts,

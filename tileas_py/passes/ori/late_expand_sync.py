@@ -112,7 +112,7 @@ from tileas_py.hw.sync.sass import (
     may_have_lowering,
     sm_version,
 )
-from tileas_py.passes.ori.common import (
+from tileas_py.passes.ori.support.common import (
     block_instructions,
     callee_name,
     defined_functions,
@@ -123,7 +123,7 @@ from tileas_py.passes.ori.common import (
     opcode_parts,
     target_arch,
 )
-from tileas_py.passes.ori.convergence import (
+from tileas_py.passes.ori.support.convergence import (
     Convergence,
     has_full_mask,
     member_mask,

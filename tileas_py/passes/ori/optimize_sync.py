@@ -48,9 +48,17 @@ from tileas_py.dialects.ori.instructions import (
     CpAsyncWaitGroupOp,
     InstructionOp,
 )
-from tileas_py.passes.ori.common import block_instructions, defined_functions, erase
-from tileas_py.passes.ori.sync_events import FenceKind, accesses_memory, fence_kind
-from tileas_py.passes.ori.sync_redundancy import (
+from tileas_py.passes.ori.support.common import (
+    block_instructions,
+    defined_functions,
+    erase,
+)
+from tileas_py.passes.ori.support.sync_events import (
+    FenceKind,
+    accesses_memory,
+    fence_kind,
+)
+from tileas_py.passes.ori.support.sync_redundancy import (
     FactNumbering,
     facts_before,
     redundant_barriers,

@@ -5,7 +5,7 @@ ptxas's accumulator register class (class 6, `class accumulator` on their `ori.r
 collects its inputs (A fragment or descriptor, B descriptor, sparse metadata), and
 propagates the in-flight accumulator sets across the CFG: a worklist over the blocks in
 reverse postorder, joining the pipeline states of the predecessors (see
-`tileas_py.passes.ori.gmma_model`), each block revisited only while its state grows.
+`tileas_py.passes.ori.support.gmma.model`), each block revisited only while its state grows.
 
 The most accumulator registers in flight at one point are ptxas's "active live ranges";
 above the limit the pass prints ptxas's
@@ -42,7 +42,7 @@ from tileas_py.dialects.ori.attributes import RegisterClass
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import WgmmaMmaAsyncOp
 from tileas_py.hw.gmma_diagnostics import GMMA_MESSAGE_BY_CODE, GmmaDiagnostic
-from tileas_py.passes.ori.gmma import (
+from tileas_py.passes.ori.support.gmma import (
     GmmaFunctionModel,
     GmmaOptions,
     ModuleFunctions,

@@ -47,14 +47,14 @@ from xdsl.passes import ModulePass
 from tileas_py.dialects.ori.analysis import instructions
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import CallOp, InstructionOp
-from tileas_py.passes.ori.common import (
+from tileas_py.passes.ori.support.common import (
     callee_name,
     defined_functions,
     erase,
     ocg_intrinsic,
 )
-from tileas_py.passes.ori.sync_events import is_transparent
-from tileas_py.passes.ori.sync_redundancy import redundant_barriers
+from tileas_py.passes.ori.support.sync_events import is_transparent
+from tileas_py.passes.ori.support.sync_redundancy import redundant_barriers
 
 CONSERVATIVE, AGGRESSIVE, FULL = 1, 2, 3
 

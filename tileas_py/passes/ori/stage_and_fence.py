@@ -61,12 +61,12 @@ from tileas_py.dialects.ori.instructions import (
     MembarOp,
 )
 from tileas_py.dialects.ori.loops import Loop, loop_nest
-from tileas_py.passes.ori.common import (
+from tileas_py.passes.ori.support.common import (
     block_instructions,
     defined_functions,
     opcode_parts,
 )
-from tileas_py.passes.ori.sync_events import accesses_memory
+from tileas_py.passes.ori.support.sync_events import accesses_memory
 
 FENCE_COST = {"cta": 4, "gpu": 8, "sys": 12}
 """Relative cost of the fence, for the budget test."""

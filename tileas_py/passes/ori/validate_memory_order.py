@@ -57,7 +57,7 @@ from tileas_py.hw.sync.diagnostics import (
     check_ptx_memory_access,
 )
 from tileas_py.hw.sync.intrinsics import IntrinsicCall, check_ocg_intrinsic
-from tileas_py.passes.ori.common import (
+from tileas_py.passes.ori.support.common import (
     callee_name,
     defined_functions,
     ocg_intrinsic,

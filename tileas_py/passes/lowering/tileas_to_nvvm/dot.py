@@ -218,7 +218,7 @@ def _zero_constant(value: SSAValue) -> bool:
     return all(v == 0 for v in values)
 
 
-class Region:
+class WgmmaRegion:
     """What one WGMMA region is made of, read from a dot or an atom.gemm."""
 
     def __init__(
@@ -804,7 +804,7 @@ class LowerDot(RewritePattern):
         atom = op.atom
         if not isinstance(atom, cute_nvgpu.SM90MmaAtomType):
             return
-        region = Region(
+        region = WgmmaRegion(
             op,
             atom,
             (op.a, op.b, op.c),
@@ -825,7 +825,7 @@ class LowerAtomGemm(RewritePattern):
         atom = op.atom.type
         assert isinstance(atom, cute_nvgpu.SM90MmaAtomType)
         accum_c, neg_a, neg_b = _atom_fields(op.atom, op)
-        region = Region(
+        region = WgmmaRegion(
             op,
             atom,
             (op.a, op.b, op.c),

@@ -9,9 +9,14 @@
 The passes `ori-propagate-gmma` and `ori-fixup-gmma-sequence` apply it to the IR.
 """
 
-from tileas_py.passes.ori.gmma.findings import Cause, Code, Finding, GmmaOptions
-from tileas_py.passes.ori.gmma.model import GmmaFunctionModel
-from tileas_py.passes.ori.gmma.program import CallKind, ModuleFunctions, Wgmma, line_of
+from tileas_py.passes.ori.support.gmma.findings import Cause, Code, Finding, GmmaOptions
+from tileas_py.passes.ori.support.gmma.model import GmmaFunctionModel
+from tileas_py.passes.ori.support.gmma.program import (
+    CallKind,
+    ModuleFunctions,
+    Wgmma,
+    line_of,
+)
 
 __all__ = [
     "CallKind",

@@ -23,7 +23,7 @@ from tileas_py.dialects.ori.instructions import (
     InstructionOp,
     MembarOp,
 )
-from tileas_py.passes.ori.common import opcode_parts
+from tileas_py.passes.ori.support.common import opcode_parts
 
 MEMORY_ROOTS = frozenset(
     {

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from xdsl.ir import Operation
 
-from tileas_py.passes.ori.gmma.program import Wgmma
+from tileas_py.passes.ori.support.gmma.program import Wgmma
 
 AGES = 8
 

@@ -22,8 +22,12 @@ from tileas_py.dialects.ori.analysis import ControlFlowGraph, instructions
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import CallOp, InstructionOp
 from tileas_py.dialects.ori.loops import loop_nest
-from tileas_py.passes.ori.common import block_instructions
-from tileas_py.passes.ori.sync_events import BarrierKey, barrier_key, is_transparent
+from tileas_py.passes.ori.support.common import block_instructions
+from tileas_py.passes.ori.support.sync_events import (
+    BarrierKey,
+    barrier_key,
+    is_transparent,
+)
 
 Transfer = Callable[[InstructionOp], tuple[int, int]]
 """An instruction's (kill, gen) bits: after it, facts = (facts & ~kill) | gen."""

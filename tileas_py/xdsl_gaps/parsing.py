@@ -1,4 +1,4 @@
-"""Work-arounds for xDSL 0.74 bugs that crash or hang on malformed input.
+"""Work-arounds for xDSL 0.74 parser bugs that crash or hang on malformed input.
 
 Each was found by fuzzing `tileas-opt` (see docs/robustness.md) and is fixed here, at the
 narrowest point the project controls, until xDSL fixes it:
@@ -19,8 +19,6 @@ narrowest point the project controls, until xDSL fixes it:
   error at that op; one raised in tileas-py's own parsers stays an internal error (a bug
   to fix, not to hide).
 
-(Two checks xDSL's verifier lacks are in `tileas_py.dialects.xdsl_verifiers` (comparison
-predicates) and `tileas_py.dialects.dominance` (SSA dominance).)
 """
 
 from __future__ import annotations

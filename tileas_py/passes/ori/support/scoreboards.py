@@ -43,7 +43,7 @@ from tileas_py.dialects.ori.sass import (
     sass_opcode,
     set_control_word,
 )
-from tileas_py.passes.ori.common import block_instructions, opcode_parts
+from tileas_py.passes.ori.support.common import block_instructions, opcode_parts
 
 REGISTER_SCOREBOARDS = tuple(range(1, SCOREBOARDS))
 """SB1..SB5: SB0 belongs to the cp.async groups (`DEPBAR.LE SB0, N`)."""

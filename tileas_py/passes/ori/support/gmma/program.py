@@ -4,7 +4,7 @@ By phase 85 ptxas has already optimized the code: dead instructions are gone (a 
 accumulators are never read too), wgmma with identical inputs and zero accumulators are
 merged, calls of defined functions are inlined unless compiling with `-c`. `FunctionFacts`
 models that and computes the per-instruction facts the pipeline dataflow
-(`tileas_py.passes.ori.gmma.model`) reads: register use and definition bit vectors (a
+(`tileas_py.passes.ori.support.gmma.model`) reads: register use and definition bit vectors (a
 guarded instruction also reads what it writes, a scale-d 0 wgmma does not read its
 accumulators), accumulator live ranges that lead into a later wgmma, where the program
 waits, and which divergent regions issue or sync wgmma.
@@ -44,7 +44,7 @@ from tileas_py.dialects.ori.instructions import (
     WgmmaMmaAsyncOp,
     WgmmaWaitGroupOp,
 )
-from tileas_py.passes.ori.common import OCG_PREFIX
+from tileas_py.passes.ori.support.common import OCG_PREFIX
 
 _PURE_ROOTS = frozenset(
     {

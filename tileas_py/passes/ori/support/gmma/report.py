@@ -17,7 +17,7 @@ from tileas_py.diagnostics import emit_note, emit_verbatim
 from tileas_py.dialects.ori.analysis import declaration
 from tileas_py.dialects.ori.instructions import InstructionOp
 from tileas_py.hw.gmma_diagnostics import GMMA_MESSAGE_BY_CODE, GmmaDiagnostic
-from tileas_py.passes.ori.gmma import (
+from tileas_py.passes.ori.support.gmma import (
     Cause,
     Code,
     Finding,

@@ -31,7 +31,7 @@ from tileas_py.dialects.ori.instructions import (
 )
 from tileas_py.dialects.ori.sass import SassOp, sass_opcode
 from tileas_py.dialects.ori.uniformity import Uniformity
-from tileas_py.passes.ori.common import callee_name, ocg_intrinsic, opcode_parts
+from tileas_py.passes.ori.support.common import callee_name, ocg_intrinsic, opcode_parts
 
 FULL_MASK = 0xFFFFFFFF
 WARP_SYNC_ROOTS = frozenset({"shfl", "vote", "match", "redux"})

@@ -7,7 +7,7 @@ from enum import Enum, auto
 
 from xdsl.ir import Operation, SSAValue
 
-from tileas_py.passes.ori.gmma.program import Wgmma
+from tileas_py.passes.ori.support.gmma.program import Wgmma
 
 
 class Code(int, Enum):

@@ -74,14 +74,14 @@ from tileas_py.dialects.ori.instructions import (
     WgmmaWaitGroupOp,
 )
 from tileas_py.hw import gmma_registers
-from tileas_py.passes.ori.gmma.findings import (
+from tileas_py.passes.ori.support.gmma.findings import (
     Cause,
     Code,
     Finding,
     GmmaOptions,
     copy_finding,
 )
-from tileas_py.passes.ori.gmma.program import (
+from tileas_py.passes.ori.support.gmma.program import (
     GMMA_OPS,
     CallKind,
     FunctionFacts,
@@ -91,7 +91,7 @@ from tileas_py.passes.ori.gmma.program import (
     is_removable,
     line_of,
 )
-from tileas_py.passes.ori.gmma.state import AGES, PipelineState, StageTail
+from tileas_py.passes.ori.support.gmma.state import AGES, PipelineState, StageTail
 
 
 class GmmaFunctionModel(FunctionFacts):
