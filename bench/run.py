@@ -4,6 +4,7 @@
     .venv/bin/python bench/run.py --quick        # small sizes only, a smoke run
     .venv/bin/python bench/run.py --no-ptxas     # skip the real ptxas
     .venv/bin/python bench/run.py --families nvvm ptx
+    .venv/bin/python bench/run.py --families ptx --stages ptxas-pipeline --no-ptxas
     .venv/bin/python bench/run.py --profile convert-nvvm-to-ori --size 200
 
 Three generated input families, each at growing sizes (the generators of the other
@@ -171,7 +172,13 @@ def measure_nvvm(ctx: Context, steps: int, repeat: int, ptxas: bool) -> Measurem
 
 
 def measure_ptx(
-    ctx: Context, family: str, size: int, repeat: int, ptxas: bool
+    ctx: Context,
+    family: str,
+    size: int,
+    repeat: int,
+    ptxas: bool,
+    *,
+    stages: tuple[str, ...] = ORI_PASSES,
 ) -> Measurement:
     text = PTX_GENERATORS[family](size)
     module = read_ptx(text, "bench.ptx")
@@ -180,15 +187,15 @@ def measure_ptx(
         family, size, ops(module), cpu_seconds(lambda: parse(ctx, as_mlir), repeat)
     )
     row.stages["read PTX"] = cpu_seconds(lambda: read_ptx(text, "bench.ptx"), repeat)
-    for name in ORI_PASSES:
+    for name in stages:
         row.stages[name] = time_pass(ctx, name, module, repeat)
     row.stages["write PTX"] = cpu_seconds(lambda: ptx_text(module), repeat)
     if ptxas:
         row.ptxas = ptxas_seconds(text)
         # Pipelines repeat their passes: count the costliest pipeline (the one that runs
         # the most phases), or every pass when there is none.
-        pipelines = [row.stages[n] for n in ORI_PASSES if n in PIPELINES]
-        on_ori = max(pipelines) if pipelines else sum(row.stages[n] for n in ORI_PASSES)
+        pipelines = [row.stages[n] for n in stages if n in PIPELINES]
+        on_ori = max(pipelines) if pipelines else sum(row.stages[n] for n in stages)
         row.ours = row.stages["read PTX"] + on_ori + row.stages["write PTX"]
     return row
 
@@ -209,7 +216,8 @@ def measurements(args: argparse.Namespace) -> Iterator[Measurement]:
             elif family == "nvvm":
                 yield measure_nvvm(ctx, size, args.repeat, ptxas)
             else:
-                yield measure_ptx(ctx, family, size, args.repeat, ptxas)
+                stages = tuple(args.stages or ORI_PASSES)
+                yield measure_ptx(ctx, family, size, args.repeat, ptxas, stages=stages)
 
 
 def table(rows: list[Measurement]) -> str:
@@ -278,6 +286,13 @@ def main() -> None:
         choices=list(SIZES),
         default=list(SIZES),
         metavar="FAMILY",
+    )
+    parser.add_argument(
+        "--stages",
+        nargs="*",
+        choices=ORI_PASSES,
+        metavar="STAGE",
+        help="the ori passes and pipelines to time on PTX inputs (default: all)",
     )
     parser.add_argument("--profile", metavar="STAGE", help="profile one stage")
     parser.add_argument("--size", type=int, default=100, help="input size to profile")

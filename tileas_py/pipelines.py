@@ -40,8 +40,6 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
-from tileas_py.dialects import nv_tileas
-from tileas_py.dialects.nv_tileaa import TARGET_SPEC, TargetSpecAttr
 from tileas_py.passes.ori.fixup_gmma_sequence import OriFixupGmmaSequencePass
 from tileas_py.passes.ori.propagate_gmma import OriPropagateGmmaPass
 from tileas_py.paused_gc import paused_gc
@@ -260,10 +258,6 @@ class TileasWgmmaToPtxPipeline(ModulePass):
             op.verify()
 
 
-DYNAMIC_PERSISTENT = nv_tileas.DYNAMIC_PERSISTENT
-"""A kernel marked with this unit attribute is made dynamic persistent by `tileas-to-ptx`
-(and only such a kernel)."""
-
 TILEAS_STAGES = (
     "tileas-dynamic-persistent",
     "tileas-prepare-for-scheduling",
@@ -348,6 +342,12 @@ class TileasToPtxPipeline(ModulePass):
 
     def stage_names(self, op: ModuleOp) -> tuple[str, ...]:
         """The passes this run applies to `op`, in order."""
+        # The tile dialects load here, not with the module: `ptxas-gmma` on a PTX file
+        # needs neither.
+        from tileas_py.dialects.nv_tileaa import TARGET_SPEC, TargetSpecAttr
+        from tileas_py.dialects.nv_tileas import DYNAMIC_PERSISTENT
+
+        # Only a kernel marked dynamic persistent is made so.
         persistent = any(DYNAMIC_PERSISTENT in inner.attributes for inner in op.walk())
         spec = op.attributes.get(TARGET_SPEC)
         knobs = isinstance(spec, TargetSpecAttr) and spec.sm.data >= OCG_KNOB_SM

@@ -26,50 +26,91 @@ lists the ops against upstream's (`upstream.UPSTREAM_OPS`).
 MLIR reference: https://mlir.llvm.org/docs/Dialects/NVVMDialect/
 """
 
-from xdsl.ir import Dialect
+from __future__ import annotations
 
-from tileas_py.dialects.nvvm import attrs
-from tileas_py.dialects.nvvm.cluster import CLUSTER_OPS
-from tileas_py.dialects.nvvm.convert import CONVERT_OPS
-from tileas_py.dialects.nvvm.cp_async import CP_ASYNC_OPS
-from tileas_py.dialects.nvvm.mbarrier import MBARRIER_OPS
-from tileas_py.dialects.nvvm.misc import MISC_OPS
-from tileas_py.dialects.nvvm.mma import MMA_OPS
-from tileas_py.dialects.nvvm.sreg import SREG_OPS
-from tileas_py.dialects.nvvm.sync import SYNC_OPS
-from tileas_py.dialects.nvvm.target import (
-    NVVMTargetAttr,
-    RequiresSM,
-    RequiresSMa,
-    RequiresSMf,
-    declared_targets,
-    target_archs,
-)
-from tileas_py.dialects.nvvm.tcgen05 import TCGEN05_OPS
-from tileas_py.dialects.nvvm.tma import TMA_OPS
-from tileas_py.dialects.nvvm.warp import WARP_OPS
-from tileas_py.dialects.nvvm.wgmma import WGMMA_OPS
-from tileas_py.dialects.nvvm.wmma import WMMA_OPS
+from typing import TYPE_CHECKING
 
-NVVM = Dialect(
-    "nvvm",
-    [
-        *SREG_OPS,
-        *SYNC_OPS,
-        *CLUSTER_OPS,
-        *MBARRIER_OPS,
-        *TMA_OPS,
-        *WGMMA_OPS,
-        *MMA_OPS,
-        *TCGEN05_OPS,
-        *MISC_OPS,
-        *WARP_OPS,
-        *CONVERT_OPS,
-        *CP_ASYNC_OPS,
-        *WMMA_OPS,
-    ],
-    [*attrs.ATTRIBUTES, NVVMTargetAttr],
+if TYPE_CHECKING:
+    from xdsl.ir import Dialect
+
+    from tileas_py.dialects.nvvm.target import (
+        NVVMTargetAttr,
+        RequiresSM,
+        RequiresSMa,
+        RequiresSMf,
+        declared_targets,
+        target_archs,
+    )
+
+    NVVM: Dialect
+
+# The dialect and its names load on first use (PEP 562), so that importing one module of
+# the package (`nvvm.kernel`, which `tileas-opt` runs on every input) does not build
+# every op class of the dialect.
+_TARGET_NAMES = frozenset(
+    (
+        "NVVMTargetAttr",
+        "RequiresSM",
+        "RequiresSMa",
+        "RequiresSMf",
+        "declared_targets",
+        "target_archs",
+    )
 )
+
+
+def _build_dialect() -> Dialect:
+    from xdsl.ir import Dialect
+
+    from tileas_py.dialects.nvvm import attrs
+    from tileas_py.dialects.nvvm.cluster import CLUSTER_OPS
+    from tileas_py.dialects.nvvm.convert import CONVERT_OPS
+    from tileas_py.dialects.nvvm.cp_async import CP_ASYNC_OPS
+    from tileas_py.dialects.nvvm.mbarrier import MBARRIER_OPS
+    from tileas_py.dialects.nvvm.misc import MISC_OPS
+    from tileas_py.dialects.nvvm.mma import MMA_OPS
+    from tileas_py.dialects.nvvm.sreg import SREG_OPS
+    from tileas_py.dialects.nvvm.sync import SYNC_OPS
+    from tileas_py.dialects.nvvm.target import NVVMTargetAttr
+    from tileas_py.dialects.nvvm.tcgen05 import TCGEN05_OPS
+    from tileas_py.dialects.nvvm.tma import TMA_OPS
+    from tileas_py.dialects.nvvm.warp import WARP_OPS
+    from tileas_py.dialects.nvvm.wgmma import WGMMA_OPS
+    from tileas_py.dialects.nvvm.wmma import WMMA_OPS
+
+    return Dialect(
+        "nvvm",
+        [
+            *SREG_OPS,
+            *SYNC_OPS,
+            *CLUSTER_OPS,
+            *MBARRIER_OPS,
+            *TMA_OPS,
+            *WGMMA_OPS,
+            *MMA_OPS,
+            *TCGEN05_OPS,
+            *MISC_OPS,
+            *WARP_OPS,
+            *CONVERT_OPS,
+            *CP_ASYNC_OPS,
+            *WMMA_OPS,
+        ],
+        [*attrs.ATTRIBUTES, NVVMTargetAttr],
+    )
+
+
+def __getattr__(name: str) -> object:
+    if name == "NVVM":
+        value: object = _build_dialect()
+    elif name in _TARGET_NAMES:
+        from tileas_py.dialects.nvvm import target
+
+        value = getattr(target, name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "NVVM",

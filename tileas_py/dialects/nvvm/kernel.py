@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from xdsl.dialects import gpu, llvm
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
@@ -30,7 +29,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 
 from tileas_py.diagnostics import PlainVerifyException
-from tileas_py.dialects.nvvm.target import TARGET_ATTR_NAME, NVVMTargetAttr
 
 KERNEL = "nvvm.kernel"
 MAXNTID = "nvvm.maxntid"
@@ -42,6 +40,9 @@ MAXNREG = "nvvm.maxnreg"
 BLOCKS_ARE_CLUSTERS = "nvvm.blocksareclusters"
 GRID_CONSTANT = "nvvm.grid_constant"
 BYVAL = "llvm.byval"
+TARGET = "nvvm.target"
+"""`target.TARGET_ATTR_NAME`, spelt out: importing it would load the dialect's attributes
+on every input."""
 
 _DIM_ATTRS = (MAXNTID, REQNTID, CLUSTER_DIM)
 _INT_ATTRS = (MINCTASM, MAXNREG, CLUSTER_MAX_BLOCKS)
@@ -62,10 +63,17 @@ def _is_i32_array(value: Attribute, max_size: int) -> bool:
     return width == 32 and len(array.get_values()) <= max_size
 
 
+def _is_function(op: Operation) -> bool:
+    # Loaded here: this runs on every input, most of which have no kernel.
+    from xdsl.dialects import gpu, llvm
+
+    return isinstance(op, llvm.FuncOp | gpu.FuncOp)
+
+
 def verify_operation_attributes(op: Operation) -> None:
     """Upstream's checks of the `nvvm.*` attributes attached to one op."""
     attributes = op.attributes
-    if KERNEL in attributes and not isinstance(op, llvm.FuncOp | gpu.FuncOp):
+    if KERNEL in attributes and not _is_function(op):
         raise PlainVerifyException(
             "'nvvm.kernel' attribute attached to unexpected op", op
         )
@@ -87,8 +95,11 @@ def verify_operation_attributes(op: Operation) -> None:
             f"'{REQNTID}' and '{CLUSTER_DIM}'",
             op,
         )
-    if TARGET_ATTR_NAME in attributes:
-        target = attributes[TARGET_ATTR_NAME]
+    if TARGET in attributes:
+        # Loaded here: this runs on every input, most of which have no target.
+        from tileas_py.dialects.nvvm.target import NVVMTargetAttr
+
+        target = attributes[TARGET]
         targets: tuple[Attribute, ...] = (
             cast(ArrayAttr[Attribute], target).data
             if isinstance(target, ArrayAttr)
@@ -96,7 +107,7 @@ def verify_operation_attributes(op: Operation) -> None:
         )
         if not targets or not all(isinstance(t, NVVMTargetAttr) for t in targets):
             raise PlainVerifyException(
-                f"'\"{TARGET_ATTR_NAME}\"' attribute must be an #nvvm.target or a "
+                f"'\"{TARGET}\"' attribute must be an #nvvm.target or a "
                 "non-empty array of them",
                 op,
             )
