@@ -8,9 +8,8 @@ docs/robustness.md). `tileas-opt` and `tileas_py.api.verify` run this check befo
 first pass.
 
 It is linear in the size of the IR: positions within a block are numbered once per block,
-and block dominance uses immediate dominators (Cooper, Harvey and Kennedy, "A Simple, Fast
-Dominance Algorithm") numbered by a depth-first walk of the dominator tree, so each query
-is O(1). `builtin.module` bodies are graph regions, as in MLIR, and are not checked; uses
+and block dominance uses the dominator tree of `tileas_py.analysis.cfg` (Cooper, Harvey
+and Kennedy's algorithm, with O(1) queries). `builtin.module` bodies are graph regions, as in MLIR, and are not checked; uses
 in unreachable blocks are accepted, as MLIR accepts them.
 """
 
@@ -19,6 +18,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
 
+from tileas_py.analysis.cfg import DominatorTree
 from tileas_py.diagnostics import PlainVerifyException, op_message
 
 
@@ -36,7 +36,7 @@ def verify_dominance(root: Operation) -> None:
 class _DominanceChecker:
     def __init__(self) -> None:
         self._positions: dict[Block, dict[Operation, int]] = {}
-        self._trees: dict[Region, _DominatorTree] = {}
+        self._trees: dict[Region, _RegionDominance] = {}
 
     def dominates(self, value: SSAValue, user: Operation) -> bool:
         if isinstance(value, BlockArgument):
@@ -66,7 +66,7 @@ class _DominanceChecker:
             return positions[definition] < positions[at]
         tree = self._trees.get(region)
         if tree is None:
-            tree = self._trees[region] = _DominatorTree(region)
+            tree = self._trees[region] = _RegionDominance(region)
         return tree.dominates(block, at_block)
 
     def _positions_in(self, block: Block) -> dict[Operation, int]:
@@ -78,91 +78,23 @@ class _DominanceChecker:
         return positions
 
 
-class _DominatorTree:
-    """Immediate dominators of a region's blocks, with O(1) dominance queries."""
+class _RegionDominance:
+    """Block dominance in one region; a use in an unreachable block is accepted."""
 
     def __init__(self, region: Region) -> None:
         blocks = list(region.blocks)
-        index = {block: i for i, block in enumerate(blocks)}
-        successors = [
-            [index[s] for s in b.last_op.successors] if b.last_op is not None else []
-            for b in blocks
-        ]
-        order = _reverse_postorder(successors)
-        rank = {block: i for i, block in enumerate(order)}
-        predecessors: list[list[int]] = [[] for _ in blocks]
-        for b, targets in enumerate(successors):
-            for s in targets:
-                predecessors[s].append(b)
-        idom: list[int | None] = [None] * len(blocks)
-        idom[0] = 0
-
-        def intersect(a: int, b: int) -> int:
-            while a != b:
-                while rank[a] > rank[b]:
-                    a = idom[a]  # pyright: ignore[reportAssignmentType]
-                while rank[b] > rank[a]:
-                    b = idom[b]  # pyright: ignore[reportAssignmentType]
-            return a
-
-        changed = True
-        while changed:
-            changed = False
-            for b in order[1:]:
-                done = [p for p in predecessors[b] if idom[p] is not None]
-                new = done[0]
-                for p in done[1:]:
-                    new = intersect(p, new)
-                if idom[b] != new:
-                    idom[b], changed = new, True
-        self._index = index
-        self._interval = _tree_intervals(idom)
+        self._index = {block: i for i, block in enumerate(blocks)}
+        self._tree = DominatorTree.forward(
+            [
+                [self._index[s] for s in b.last_op.successors]
+                if b.last_op is not None
+                else []
+                for b in blocks
+            ]
+        )
 
     def dominates(self, a: Block, b: Block) -> bool:
-        first, last = self._interval[self._index[a]]
-        inner = self._interval[self._index[b]]
-        if inner == (-1, -1):
-            return True  # `b` is unreachable
-        return first <= inner[0] and inner[1] <= last
-
-
-def _reverse_postorder(successors: list[list[int]]) -> list[int]:
-    """The blocks reachable from block 0, in reverse postorder (iterative DFS)."""
-    seen = {0}
-    order: list[int] = []
-    stack = [(0, iter(successors[0]))]
-    while stack:
-        block, targets = stack[-1]
-        for s in targets:
-            if s not in seen:
-                seen.add(s)
-                stack.append((s, iter(successors[s])))
-                break
-        else:
-            stack.pop()
-            order.append(block)
-    return order[::-1]
-
-
-def _tree_intervals(idom: list[int | None]) -> list[tuple[int, int]]:
-    """Each block's (entry, exit) numbers in a DFS of the dominator tree; (-1, -1) when
-    unreachable. `a` dominates `b` when `b`'s interval lies inside `a`'s."""
-    children: list[list[int]] = [[] for _ in idom]
-    for b, parent in enumerate(idom):
-        if parent is not None and b != 0:
-            children[parent].append(b)
-    intervals = [(-1, -1)] * len(idom)
-    clock = 0
-    stack = [(0, False)]
-    entry: dict[int, int] = {}
-    while stack:
-        block, leaving = stack.pop()
-        if leaving:
-            intervals[block] = (entry[block], clock)
-            clock += 1
-            continue
-        entry[block] = clock
-        clock += 1
-        stack.append((block, True))
-        stack.extend((child, False) for child in children[block])
-    return intervals
+        inner = self._index[b]
+        if not self._tree.is_reachable(inner):
+            return True
+        return self._tree.dominates(self._index[a], inner)

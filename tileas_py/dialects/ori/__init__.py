@@ -19,7 +19,8 @@ Each instruction keeps its full mnemonic and its source line (its location is th
 file's `FileLineColLoc`), so diagnostics name the line ptxas names. Blocks carry explicit
 successors: a guarded `bra` has a taken and a fall-through successor, and
 `ori.fallthrough` makes PTX's implicit fall-through explicit; `ori.label` keeps a block's
-PTX name. See `tileas_py.dialects.ori.cfg` for the accessors and analyses passes use.
+PTX name. See `tileas_py.dialects.ori.analysis` for the accessors and the CFG passes use,
+and `tileas_py.analysis` for the analyses.
 PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/
 """
 

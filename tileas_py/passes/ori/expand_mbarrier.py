@@ -42,6 +42,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, SSAValue
 from xdsl.passes import ModulePass
 
+from tileas_py.analysis.divergence import WarpUniformity
 from tileas_py.dialects.ori.attributes import DEF_SLOT, PtxType
 from tileas_py.dialects.ori.function import FallthroughOp, FuncOp
 from tileas_py.dialects.ori.instructions import (
@@ -52,7 +53,6 @@ from tileas_py.dialects.ori.instructions import (
 )
 from tileas_py.dialects.ori.module_ops import pragmas_of
 from tileas_py.dialects.ori.sass import is_if_converted, set_sass_opcode
-from tileas_py.dialects.ori.uniformity import Uniformity
 from tileas_py.passes.ori.support.common import (
     block_instructions,
     defined_functions,
@@ -100,12 +100,12 @@ class ExpandMbarrierPass(ModulePass):
                 if isinstance(i, MbarrierWaitOp)
             ]:
                 _expand_wait(func, wait)
-            uniformity = Uniformity(func)
+            uniformity = WarpUniformity(func)
             if self.opt_level > 0:
                 _if_convert_init_only_branches(func, uniformity)
             self._fence_inits(func, uniformity)
 
-    def _fence_inits(self, func: FuncOp, uniformity: Uniformity) -> None:
+    def _fence_inits(self, func: FuncOp, uniformity: WarpUniformity) -> None:
         entry = _entry_chain(func)
         stored_shared = False
         for block in list(func.body.blocks)[1:]:
@@ -221,7 +221,7 @@ def _lowers_to_nothing(inst: InstructionOp) -> bool:
     return opcode_parts(inst)[:2] == ["fence", "mbarrier_init"]
 
 
-def _if_convert_init_only_branches(func: FuncOp, uniformity: Uniformity) -> None:
+def _if_convert_init_only_branches(func: FuncOp, uniformity: WarpUniformity) -> None:
     """Mark each branch around only `mbarrier.init`s as if-converted (ptxas predicates the
     inits; a divergent condition is made uniform by a `VOTEU.ALL` pair first)."""
     for block in list(func.body.blocks)[1:]:

@@ -22,8 +22,8 @@ test/ptxas/test_sync_differential.py):
 From -O1 on, on sm_90 and later (sm_80 converts more and guards a predicated barrier with
 `WARPSYNC <mask>`; not modelled). A converted branch keeps its blocks and gets
 `ori.sass_opcode = ""` (`tileas_py.dialects.ori.sass.is_if_converted`): the listing shows no
-`BRA`, and `Uniformity` no longer counts it as divergent. Printed as PTX it is the branch,
-which ptxas converts again.
+`BRA`, and `WarpUniformity` no longer counts it as divergent. Printed as PTX it is the
+branch, which ptxas converts again.
 
 Example (a divergent condition):
 
@@ -49,10 +49,10 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block
 from xdsl.passes import ModulePass
 
+from tileas_py.analysis.divergence import WarpUniformity
 from tileas_py.dialects.ori.function import FallthroughOp, FuncOp
 from tileas_py.dialects.ori.instructions import BraOp, ExitOp, RetOp
 from tileas_py.dialects.ori.sass import set_sass_opcode
-from tileas_py.dialects.ori.uniformity import Uniformity
 from tileas_py.passes.ori.support.common import (
     block_instructions,
     defined_functions,
@@ -115,7 +115,7 @@ class IfConvertPass(ModulePass):
 
 
 def _convert(func: FuncOp) -> None:
-    uniformity = Uniformity(func)
+    uniformity = WarpUniformity(func)
     for block in list(func.body.blocks)[1:]:
         branch = block.last_op
         if not isinstance(branch, BraOp) or branch.guard is None:

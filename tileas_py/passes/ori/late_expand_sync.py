@@ -77,6 +77,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from tileas_py.analysis.divergence import WarpUniformity
 from tileas_py.diagnostics import emit_error, emit_remark
 from tileas_py.dialects.ori.analysis import ControlFlowGraph, code_blocks, instructions
 from tileas_py.dialects.ori.attributes import USE_SLOT, ImmAttr
@@ -100,7 +101,6 @@ from tileas_py.dialects.ori.sass import (
     sass_opcode,
     set_sass_opcode,
 )
-from tileas_py.dialects.ori.uniformity import Uniformity
 from tileas_py.hw.sync.diagnostics import SYNC_MESSAGE_BY_NAME, SyncDiagnostic
 from tileas_py.hw.sync.eiattr import mbarrier_kind
 from tileas_py.hw.sync.sass import (
@@ -210,7 +210,7 @@ class _CalleeDivergence:
         if func is None:
             return True
         self.known[name] = True  # a recursive call may return diverged
-        diverges = Convergence(func, Uniformity(func), self).returns_diverged()
+        diverges = Convergence(func, WarpUniformity(func), self).returns_diverged()
         self.known[name] = diverges
         return diverges
 
@@ -258,7 +258,7 @@ class _Expansion:
         )
 
     def run(self) -> None:
-        uniformity = Uniformity(self.func)
+        uniformity = WarpUniformity(self.func)
         self.drop_setmaxnreg()
         self.shape_spin_loops()
         if self.options.opt_level > 0 and self.sm >= HOPPER:
@@ -367,7 +367,7 @@ class _Expansion:
 
     # -- SYNC.CONVERGE: BSSY / BSYNC around divergent regions ------------------------------
 
-    def insert_reconvergence(self, uniformity: Uniformity) -> None:
+    def insert_reconvergence(self, uniformity: WarpUniformity) -> None:
         """Wrap every divergent region that needs it; the regions are found on the CFG as
         read, and a region's BSYNC block joins every region around it (linear: no CFG is
         rebuilt per region)."""
@@ -656,7 +656,7 @@ class _Expansion:
 
 
 def collective_ops(
-    func: FuncOp, uniformity: Uniformity, callees: _CalleeDivergence
+    func: FuncOp, uniformity: WarpUniformity, callees: _CalleeDivergence
 ) -> set[InstructionOp]:
     """The warp-level ops ptxas gives the `BRA.DIV` + `WARPSYNC.COLLECTIVE` path above
     -O0: one where the warp may be diverged (a BSYNC does not count as convergence here)

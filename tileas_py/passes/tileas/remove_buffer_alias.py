@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from tileas_py.analysis.ssa import defining_block
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects.nv_tileas import ConvertLayoutOp, CopyOp, PragmaOp, is_shared
 from tileas_py.passes.tileas.common import function_like_ops
@@ -129,13 +130,6 @@ def check_while_yields(aliases: BufferAliases) -> None:
         for init, yielded in zip(op.arguments, after_yield.arguments, strict=True):
             if is_shared(yielded.type) and aliases.of(yielded) != aliases.of(init):
                 emit_error(after_yield, YIELDED_ALIAS)
-
-
-def defining_block(value: SSAValue) -> Block | None:
-    if isinstance(value, BlockArgument):
-        return value.block
-    assert isinstance(value, OpResult)
-    return value.op.parent_block()
 
 
 def dominates(root: SSAValue, value: SSAValue) -> bool:

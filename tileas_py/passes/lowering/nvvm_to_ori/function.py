@@ -21,7 +21,7 @@ holding that register is still needed.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, NoReturn
@@ -29,6 +29,8 @@ from typing import Any, NoReturn
 from xdsl.dialects.builtin import FileLineColLoc, SymbolRefAttr, UnitAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from tileas_py.analysis.cfg import reverse_postorder
+from tileas_py.analysis.ssa import defining_block
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects.ori.attributes import ImmAttr
 from tileas_py.dialects.ori.builders import build_instruction, build_register
@@ -40,7 +42,7 @@ from tileas_py.dialects.ori.instructions import (
     instruction_class,
 )
 from tileas_py.dialects.ori.module_ops import VarOp, trailing_pragmas
-from tileas_py.passes.lowering.nvvm_to_ori.liveness import Liveness, defining_block
+from tileas_py.passes.lowering.nvvm_to_ori.liveness import Liveness
 from tileas_py.passes.lowering.nvvm_to_ori.operands import (
     Address,
     Constant,
@@ -150,7 +152,13 @@ class FunctionLowering:
 
         `prologue` runs first in the entry block and defines the entry block's arguments.
         """
-        order = _reverse_postorder(source[0])
+        index = {block: i for i, block in enumerate(source)}
+        order = [
+            source[i]
+            for i in reverse_postorder(
+                [[index[s] for s in _successors(b)] for b in source]
+            )
+        ]
         reachable = set(order)
         declarations = Block()
         self.func.body.add_block(declarations)
@@ -512,21 +520,3 @@ def _fall_through_where_possible(func: FuncOp) -> None:
 def _successors(block: Block) -> tuple[Block, ...]:
     terminator = block.last_op
     return tuple(terminator.successors) if terminator is not None else ()
-
-
-def _reverse_postorder(entry: Block) -> list[Block]:
-    """The blocks reachable from `entry`, each after its dominators."""
-    postorder: list[Block] = []
-    seen = {entry}
-    stack: list[tuple[Block, Iterator[Block]]] = [(entry, iter(_successors(entry)))]
-    while stack:
-        block, successors = stack[-1]
-        for successor in successors:
-            if successor not in seen:
-                seen.add(successor)
-                stack.append((successor, iter(_successors(successor))))
-                break
-        else:
-            stack.pop()
-            postorder.append(block)
-    return postorder[::-1]

@@ -1,24 +1,21 @@
 """Which SSA values of the source function are live where: the facts that decide whether
 an instruction may overwrite a register in place.
 
-`live_out(block)` is the classic backward dataflow on the source CFG, iterated to its
-fixed point over the blocks in postorder: a value is live out of a block when a successor
-uses it before (or without) defining it. A branch operand counts as a use in the branch's
-block. In SSA every live-in value's definition dominates the block, so a value live after
-a point is exactly one defined before it and used on some path after it.
+`live_out(block)` is the classic backward dataflow on the source CFG
+(`tileas_py.analysis.liveness`): a value is live out of a block when a successor uses it
+before (or without) defining it. A branch operand counts as a use in the branch's block.
+In SSA every live-in value's definition dominates the block, so a value live after a point
+is exactly one defined before it and used on some path after it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 
-
-def defining_block(value: SSAValue) -> Block | None:
-    if isinstance(value, BlockArgument):
-        return value.block
-    return value.owner.parent_block() if isinstance(value.owner, Operation) else None
+from tileas_py.analysis.liveness import solve
+from tileas_py.analysis.ssa import defining_block
 
 
 class Liveness:
@@ -27,25 +24,33 @@ class Liveness:
     def __init__(
         self, order: Sequence[Block], successors: dict[Block, tuple[Block, ...]]
     ) -> None:
-        used_before_defined: dict[Block, set[SSAValue]] = {}
-        for block in order:
-            exposed: set[SSAValue] = set()
+        # Only values used outside their defining block can be live across blocks: they
+        # are numbered, in the order they are met, to use bit vectors.
+        index = {block: i for i, block in enumerate(order)}
+        values: list[SSAValue] = []
+        number: dict[SSAValue, int] = {}
+        gen = [0] * len(order)
+        for i, block in enumerate(order):
             for op in block.ops:
-                exposed.update(v for v in op.operands if defining_block(v) is not block)
-            used_before_defined[block] = exposed
-        self._live_out: dict[Block, set[SSAValue]] = {b: set() for b in order}
-        live_in = {b: set(used_before_defined[b]) for b in order}
-        changed = True
-        while changed:
-            changed = False
-            for block in reversed(order):
-                out = self._live_out[block]
-                for successor in successors[block]:
-                    out |= live_in[successor]
-                through = {v for v in out if defining_block(v) is not block}
-                if not through <= live_in[block]:
-                    live_in[block] |= through
-                    changed = True
+                for value in op.operands:
+                    if defining_block(value) is block:
+                        continue
+                    if value not in number:
+                        number[value] = len(values)
+                        values.append(value)
+                    gen[i] |= 1 << number[value]
+        kill = [0] * len(order)
+        for value, n in number.items():
+            block = defining_block(value)
+            if block is not None and block in index:
+                kill[index[block]] |= 1 << n
+        _, live_out = solve(
+            [[index[s] for s in successors[block]] for block in order], gen, kill
+        )
+        self._live_out: dict[Block, set[SSAValue]] = {
+            block: _members(bits, values)
+            for block, bits in zip(order, live_out, strict=True)
+        }
         self._positions: dict[Operation, int] = {}
         self._last_use: dict[tuple[SSAValue, Block], int] = {}
 
@@ -86,3 +91,12 @@ class Liveness:
         return value in self._live_out[block] or self.last_use_in(
             value, block
         ) > self.position(op)
+
+
+def _members(bits: int, values: Sequence[SSAValue]) -> set[SSAValue]:
+    members: set[SSAValue] = set()
+    while bits:
+        low = bits & -bits
+        members.add(values[low.bit_length() - 1])
+        bits ^= low
+    return members

@@ -1,8 +1,8 @@
 """Where a warp may be diverged: the dataflow behind WARPSYNC and BSSY / BSYNC placement.
 
 A forward *may* analysis over the CFG with one bit of state, "the threads of the warp may
-not all be here together". It becomes true after a divergent branch (`Uniformity`; not on
-the side that stays when the other ends its threads: ptxas's `@P0 EXIT`), after a
+not all be here together". It becomes true after a divergent branch (`WarpUniformity`;
+not on the side that stays when the other ends its threads: ptxas's `@P0 EXIT`), after a
 call of an extern function, or after a call of a function that may return diverged; it
 becomes false after anything that makes the warp converge: an instruction that needs the
 whole warp (a CTA barrier, `setmaxnreg`, a full-mask warp-level `.sync` op), for which the
@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from xdsl.ir import Block
 
+from tileas_py.analysis.divergence import WarpUniformity
 from tileas_py.dialects.ori.analysis import ControlFlowGraph
 from tileas_py.dialects.ori.attributes import FunctionKind, ImmAttr
 from tileas_py.dialects.ori.function import FuncOp
@@ -30,7 +31,6 @@ from tileas_py.dialects.ori.instructions import (
     RetOp,
 )
 from tileas_py.dialects.ori.sass import SassOp, sass_opcode
-from tileas_py.dialects.ori.uniformity import Uniformity
 from tileas_py.passes.ori.support.common import callee_name, ocg_intrinsic, opcode_parts
 
 FULL_MASK = 0xFFFFFFFF
@@ -82,7 +82,7 @@ class Convergence:
     def __init__(
         self,
         func: FuncOp,
-        uniformity: Uniformity,
+        uniformity: WarpUniformity,
         callee_diverges: CalleeState,
         bsync_of: dict[SassOp, SassOp] | None = None,
     ) -> None:

@@ -19,10 +19,12 @@ from enum import Enum, auto
 from xdsl.dialects.builtin import FileLineColLoc, SymbolRefAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from tileas_py.analysis.cfg import reverse_postorder
+from tileas_py.analysis.divergence import WarpgroupDivergence
+from tileas_py.analysis.liveness import solve, use_def
 from tileas_py.diagnostics import location_of
 from tileas_py.dialects.ori.analysis import (
     ControlFlowGraph,
-    Divergence,
     RegisterNumbering,
     code_blocks,
 )
@@ -254,22 +256,9 @@ class FunctionFacts:
     def _walk_order(self) -> dict[Operation, int]:
         cfg = self.cfg
         fallthrough_first = [list(reversed(s)) for s in cfg.successors]
-        seen: set[int] = set()
-        postorder: list[int] = []
-        for root in [0] if cfg.blocks else []:
-            seen.add(root)
-            stack = [(root, iter(fallthrough_first[root]))]
-            while stack:
-                node, children = stack[-1]
-                child = next((c for c in children if c not in seen), None)
-                if child is None:
-                    stack.pop()
-                    postorder.append(node)
-                else:
-                    seen.add(child)
-                    stack.append((child, iter(fallthrough_first[child])))
-        blocks = list(reversed(postorder))
-        blocks += [i for i in range(len(cfg.blocks)) if i not in seen]
+        blocks = reverse_postorder(fallthrough_first) if cfg.blocks else []
+        reached = set(blocks)
+        blocks += [i for i in range(len(cfg.blocks)) if i not in reached]
         order: dict[Operation, int] = {}
         for index in blocks:
             for op in cfg.blocks[index].ops:
@@ -282,7 +271,7 @@ class FunctionFacts:
         self._propagate_copies()
         self.dead = self._dead_instructions()
         self._find_zero_starts()
-        self.divergence = Divergence(self.func, self.cfg, self.numbering)
+        self.divergence = WarpgroupDivergence(self.func, self.cfg, self.numbering)
         self._find_merges()
         self.defined_before = self._defined_before_wgmma()
         self.flows_into_wgmma = self._flows_into_wgmma()
@@ -474,35 +463,19 @@ class FunctionFacts:
 
     def _live_out(self, dead: set[InstructionOp]) -> list[int]:
         """Live-out registers of each block, as ptxas sees reads and writes."""
-        cfg = self.cfg
-        count = len(cfg.blocks)
-        gen = [0] * count
-        kill = [0] * count
-        for index, block in enumerate(cfg.blocks):
-            used = killed = 0
-            for op in block.ops:
-                if not isinstance(op, InstructionOp) or op in dead:
-                    continue
-                used |= self.uses_bits[op] & ~killed
-                if op.guard_register is None:
-                    killed |= self.defs_bits[op]
-            gen[index], kill[index] = used, killed
-        live_in = [0] * count
-        live_out = [0] * count
-        order = list(reversed(cfg.reverse_postorder))
-        reached = set(order)
-        order += [i for i in range(count) if i not in reached]
-        changed = True
-        while changed:
-            changed = False
-            for i in order:
-                out = 0
-                for successor in cfg.successors[i]:
-                    out |= live_in[successor]
-                new_in = gen[i] | (out & ~kill[i])
-                if out != live_out[i] or new_in != live_in[i]:
-                    live_out[i], live_in[i] = out, new_in
-                    changed = True
+        gen_kill = [
+            use_def(
+                (self.uses_bits[op], self.defs_bits[op], op.guard_register is None)
+                for op in block.ops
+                if isinstance(op, InstructionOp) and op not in dead
+            )
+            for block in self.cfg.blocks
+        ]
+        _, live_out = solve(
+            self.cfg.successors,
+            [gen for gen, _ in gen_kill],
+            [kill for _, kill in gen_kill],
+        )
         return live_out
 
     def _classify_calls(self) -> dict[Operation, CallKind]:
