@@ -14,7 +14,9 @@ ptxas's messages about it, in ptxas's own words and format, one line each:
   `(C75xx) Potential Performance Loss: wgmma.mma_async instructions are serialized due to
   ...`, and serializes the function: every wgmma gets its own arrive, commit and wait,
   which replace the program's own fence, commit and wait (under -O0, -g and
-  `--Ofast-compile=max` ptxas serializes any PTX itself, and the function stays as it is).
+  `--Ofast-compile=max` ptxas serializes any PTX itself, and the function stays as it is;
+  so it does, with the waits ptxas injects, when the reason is one of its registers that
+  any PTX of it has).
 
 `tileas_py.passes.ori.support.gmma.model` holds the model of ptxas's decisions (what triggers
 which message, which line it names) and `docs/fidelity.md` what is and is not modelled.
@@ -44,16 +46,17 @@ from typing import Literal
 
 from xdsl.context import Context
 from xdsl.dialects import builtin
-from xdsl.ir import Block, Operation
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from tileas_py.diagnostics import emit_error, emit_verbatim
 from tileas_py.dialects.ori.analysis import ControlFlowGraph
-from tileas_py.dialects.ori.attributes import FunctionKind, ImmAttr
-from tileas_py.dialects.ori.function import FuncOp
+from tileas_py.dialects.ori.attributes import DEF_SLOT, USE_SLOT, FunctionKind, ImmAttr
+from tileas_py.dialects.ori.function import FuncOp, RegOp
 from tileas_py.dialects.ori.instructions import (
     CallOp,
     GenericInstructionOp,
+    InstructionOp,
     WarpgroupArriveOp,
     WarpgroupCommitBatchOp,
     WarpgroupWaitOp,
@@ -65,10 +68,12 @@ from tileas_py.dialects.ori.instructions import (
 from tileas_py.dialects.ori.module_ops import start_of
 from tileas_py.passes.ori.support.gmma import (
     CallKind,
+    Cause,
     Code,
     GmmaFunctionModel,
     GmmaOptions,
     ModuleFunctions,
+    Wgmma,
 )
 from tileas_py.passes.ori.support.gmma.report import report
 
@@ -191,10 +196,12 @@ def fixup(model: GmmaFunctionModel) -> None:
 
     Under -O0, -g and `--Ofast-compile=max` the function stays as it is: ptxas serializes
     every wgmma of any PTX it is given at those levels, so the input is already what it
-    makes of it (added groups would only become dummy HGMMA)."""
+    makes of it (added groups would only become dummy HGMMA). So does a function that
+    ptxas serializes for its registers whatever PTX it is given: it gets the waits ptxas
+    injects and keeps its own groups."""
     if model.options.serializes_everything:
         return
-    if model.serialization is not None:
+    if model.serialization is not None and not _serializes_any_ptx(model):
         serialize(model)
         return
     waits = [f for f in model.waits() if f.code is Code.WAIT_INJECTED]
@@ -205,6 +212,35 @@ def fixup(model: GmmaFunctionModel) -> None:
         _arrive_for_next_wgmma(where)
 
 
+def _serializes_any_ptx(model: GmmaFunctionModel) -> bool:
+    """Whether the function is serialized for a reason of its registers that no placement
+    of fences, commits and waits changes, so that ptxas serializes any PTX of it.
+
+    One is the register budget: the budget is the function's (C7512), or the stage's (C7511) when the accumulators of
+    the fullest stage are that many more than the limit: every one of them is live at the
+    stage's last wgmma, so they stay live together in the serialized PTX too, which gets
+    C7512 (measured on all 44 such kernels of the corpora). No placement of fences,
+    commits and waits helps, and from the program's own groups ptxas makes less copy and
+    spill code (`pressure_074`, four m64n96 under -maxrregcount=168: 659 SASS instructions,
+    739 from the serialized PTX). Identical wgmma that ptxas computes once
+    (`four_zeroed_m64n128_accumulators`) leave fewer registers live, and the serialized
+    PTX fits.
+
+    Another is a zero-start wgmma in a loop whose accumulators are partly live after it
+    (C7511, `loops_075`): ptxas keeps them one live range around the loop whatever the
+    groups, and the serialized PTX gets the same C7511 (all 4 such kernels); from it
+    ptxas makes a dummy HGMMA with its own arrive and wait for each unrolled copy of the
+    wgmma, which it drops from the original (94 SASS instructions for 82)."""
+    finding = model.serialization
+    if finding is None:
+        return False
+    if finding.cause in (Cause.FUNCTION_BUDGET, Cause.SPLIT_ZERO_START_RANGE):
+        return True
+    return finding.cause is Cause.PIPELINE_BUDGET and all(
+        wgmma.merged_into is None for wgmma in model.wgmmas
+    )
+
+
 def serialize(model: GmmaFunctionModel) -> None:
     """Each wgmma.mma_async in its own group: arrive, wgmma, commit, wait 0, as ptxas
     emits it; the program's own fences, commits and waits go (every group is complete
@@ -213,8 +249,22 @@ def serialize(model: GmmaFunctionModel) -> None:
     Each of those is `.sync.aligned`: ptxas keeps the warp synchronization it implies
     (a `WARPSYNC.ALL`) where the threads may have diverged, and without it ptxas wraps the
     divergent region in BSSY/BSYNC instead. So a run of them on a divergent path that no
-    wgmma's own arrive, commit and wait stands beside becomes a `bar.warp.sync -1`."""
-    dropped = [op for op in model.instructions if isinstance(op, _PROGRAM_SYNC)]
+    wgmma's own arrive, commit and wait stands beside becomes a `bar.warp.sync -1`.
+
+    Where ptxas's own serialization computes something else than one group per wgmma,
+    the PTX says what it computes: a fence before a divergent branch to a wgmma stays, a
+    wgmma merged into an identical one becomes copies of its results, and a wgmma whose
+    registers a later one of its stage lists at other positions runs on copies."""
+    displaced = _displaced_pairs(model)
+    for write in _in_flight_writes(model):
+        block = write.parent_block()
+        assert block is not None
+        block.insert_op_after(_warp_sync(write), write)
+    dropped = [
+        op
+        for op in model.instructions
+        if isinstance(op, _PROGRAM_SYNC) and not _fences_divergent_wgmma(model, op)
+    ]
     for op in dropped:
         if _opens_divergent_sync_run(model, op):
             _insert_before(op, _warp_sync(op))
@@ -225,14 +275,238 @@ def serialize(model: GmmaFunctionModel) -> None:
         op = wgmma.op
         block = op.parent_block()
         assert block is not None
+        if _copies_merged(wgmma):
+            continue
         _insert_before(op, _arrive(op))
         commit = WarpgroupCommitBatchOp("_warpgroup.commit_batch")
         commit.location = op.location
         wait = _wait(op)
         block.insert_ops_after([commit, wait], op)
+    for early, late in displaced:
+        _run_on_copies(model, early, late)
 
 
 _PROGRAM_SYNC = WgmmaFenceOp | WgmmaCommitGroupOp | WgmmaWaitGroupOp
+
+
+def _in_flight_writes(model: GmmaFunctionModel) -> list[Operation]:
+    """The writes of an accumulator register that a wgmma in flight reads (the cause of
+    C7515), on paths all threads take, each to be followed by a `bar.warp.sync -1`.
+
+    ptxas waits before such a write and keeps it in the accumulator's register. Written
+    after the serialized PTX's wait it is a new value, which ptxas hoists above the HGMMA
+    into another register and copies back for a vector store (`positions_015`,
+    `F M0 M0 MOV0 C W0`: 24 SASS instructions for 21). The barrier after it keeps it
+    below the wait, in the accumulator's register, and costs nothing: in converged code
+    ptxas makes a NOP of it (21). On a divergent path it would be a `WARPSYNC.ALL`."""
+    writes: list[Operation] = []
+    for finding in model.findings:
+        write = finding.related
+        if finding.code is not Code.ACCUMULATOR_DEFINED or write is None:
+            continue
+        block = write.parent_block()
+        assert block is not None
+        if write not in writes and not model.divergence.divergent_dependence(block):
+            writes.append(write)
+    return writes
+
+
+def _copies_merged(wgmma: Wgmma) -> bool:
+    """A wgmma that ptxas merges into an identical earlier one (both start from zero, same
+    inputs, same block and fence region) becomes copies of that one's results, as ptxas
+    computes it: `four_zeroed_m64n128_accumulators`, four identical m64n128 wgmma, is 144
+    SASS instructions from the program's one stage, 146 when each is serialized, and 90
+    from one wgmma and copies. Kept as a wgmma when the earlier one's registers are
+    written again before it (the copies would read the new values)."""
+    source = wgmma.merged_into
+    if source is None or _written_between(source, wgmma):
+        return False
+    op = wgmma.op
+    block = op.parent_block()
+    assert block is not None
+    copies = [
+        _copy(target, register, op)
+        for target, register in zip(
+            wgmma.accumulators, source.accumulators, strict=True
+        )
+        if target is not register
+    ]
+    block.insert_ops_before(copies, op)
+    op.detach()
+    op.erase()
+    return True
+
+
+def _written_between(source: Wgmma, merged: Wgmma) -> bool:
+    registers = set(source.accumulators)
+    current = source.op.next_op
+    while current is not None and current is not merged.op:
+        if isinstance(current, InstructionOp) and registers & set(current.defs()):
+            return True
+        current = current.next_op
+    return current is None
+
+
+def _displaced_pairs(model: GmmaFunctionModel) -> list[tuple[Wgmma, Wgmma]]:
+    """The wgmma that open a stage and are followed, in the same stage, by a wgmma that
+    lists some of their accumulator registers, each at another position (a permuted or
+    shifted list, C7511).
+
+    ptxas keeps an accumulator register at one position: it gives the later wgmma copies
+    of its registers taken where the stage starts, so the later one computes on the values
+    from before the earlier one (`F M0 CP0 M0.p C W0`: the `M0.p` reads the loaded
+    values, the copy between reads the first wgmma's result). Only the simple shape is
+    taken: the fence, the earlier wgmma, instructions that write none of the two lists'
+    registers, the later wgmma, in one block. An earlier wgmma that starts from zero is
+    left out: ptxas then drops the loads before the stage as dead and feeds the later one
+    registers nothing defines (`overlap_030`, `F M0.z M0.h C W0`), a value flow no PTX
+    writes; serialized, the later one reads the earlier one's results, which is no
+    larger."""
+    pairs: list[tuple[Wgmma, Wgmma]] = []
+    for early in model.wgmmas:
+        if (
+            early.merged_into is not None
+            or early.starts_from_zero
+            or not isinstance(early.op.prev_op, WgmmaFenceOp)
+        ):
+            continue
+        late = _next_wgmma_of_stage(model, early)
+        if late is None:
+            continue
+        shared = set(early.accumulators) & set(late.accumulators)
+        if shared and all(
+            list(early.accumulators).index(register)
+            != list(late.accumulators).index(register)
+            for register in shared
+        ):
+            pairs.append((early, late))
+    return pairs
+
+
+def _next_wgmma_of_stage(model: GmmaFunctionModel, early: Wgmma) -> Wgmma | None:
+    """The wgmma after `early` in its block, when nothing between them waits, fences,
+    or writes a register of either's accumulator list."""
+    wgmma_of = {wgmma.op: wgmma for wgmma in model.wgmmas}
+    current = early.op.next_op
+    while current is not None:
+        if isinstance(current, WgmmaMmaAsyncOp):
+            late = wgmma_of.get(current)
+            if (
+                late is None
+                or late.merged_into is not None
+                or len(set(late.accumulators)) != len(late.accumulators)
+            ):
+                return None
+            registers = {*early.accumulators, *late.accumulators}
+            between = early.op.next_op
+            while between is not current:
+                assert isinstance(between, InstructionOp)
+                if registers & set(between.defs()):
+                    return None
+                between = between.next_op
+            return late
+        if not isinstance(current, InstructionOp) or isinstance(
+            current, _PROGRAM_SYNC | CallOp
+        ):
+            return None
+        current = current.next_op
+    return None
+
+
+def _run_on_copies(model: GmmaFunctionModel, early: Wgmma, late: Wgmma) -> None:
+    """Serialized, the earlier wgmma of a displaced pair runs on fresh copies of its
+    registers (taken before its arrive), so that the later one still finds the values from
+    before it: ptxas's value flow, with no copies around the later one. The reads between
+    the two read the copies; after the earlier one's wait its results go back to the
+    registers the later one does not redefine."""
+    func = model.func
+    shared = set(late.accumulators)
+    copies = [_fresh_register(func, register) for register in early.accumulators]
+    renamed = dict(zip(early.accumulators, copies, strict=True))
+    wait = early.op.next_op.next_op if early.op.next_op else None
+    assert isinstance(wait, WarpgroupWaitOp)
+    block = early.op.parent_block()
+    assert block is not None
+    arrive = early.op.prev_op
+    assert isinstance(arrive, WarpgroupArriveOp)
+    block.insert_ops_before(
+        [_copy(copy, register, early.op) for register, copy in renamed.items()],
+        arrive,
+    )
+    block.insert_ops_after(
+        [
+            _copy(register, copy, early.op)
+            for register, copy in renamed.items()
+            if register not in shared
+        ],
+        wait,
+    )
+    _rename(early.op, renamed)
+    current = wait.next_op
+    while current is not None and current is not late.op.prev_op:
+        _rename(current, {r: c for r, c in renamed.items() if r in shared})
+        current = current.next_op
+
+
+def _rename(op: Operation, renamed: dict[SSAValue, SSAValue]) -> None:
+    op.operands = [renamed.get(operand, operand) for operand in op.operands]
+
+
+def _fresh_register(func: FuncOp, like: SSAValue) -> SSAValue:
+    declaration = like.owner
+    assert isinstance(declaration, RegOp)
+    taken = {reg.ptx_name for reg in func.registers()}
+    index = 0
+    while f"{_COPY_PREFIX}{index}" in taken:
+        index += 1
+    return func.add_register(declaration.ptx_type.data, _COPY_PREFIX, index).result
+
+
+_COPY_PREFIX = "%gmma_copy"
+
+
+def _copy(target: SSAValue, source: SSAValue, near: Operation) -> GenericInstructionOp:
+    declaration = target.owner
+    assert isinstance(declaration, RegOp)
+    copy = GenericInstructionOp(
+        f"mov.{declaration.ptx_type.data}", [DEF_SLOT, USE_SLOT], [target, source]
+    )
+    copy.location = near.location
+    return copy
+
+
+def _fences_divergent_wgmma(model: GmmaFunctionModel, op: Operation) -> bool:
+    """Whether `op` is a fence at the end of its block whose branch leads straight to a
+    wgmma on a divergent path (`F if.d{ M0 } C W0`). It stays beside that wgmma's own
+    arrive: ptxas makes a `WARPGROUP.ARRIVE` of it before the branch, and without it
+    sinks the uniform descriptor arithmetic into the branch and computes it in vector
+    registers (IADD3, IMAD.X, two R2UR for one UIADD3): 20 SASS instructions with it, 26
+    without, 23 for the original (`predication_078`). A wgmma under a divergent guard
+    gains nothing from it (ptxas adds a dummy HGMMA for the guard either way)."""
+    if not isinstance(op, WgmmaFenceOp):
+        return False
+    block = op.parent_block()
+    assert block is not None
+    after = op.next_op
+    while after is not None and not isinstance(after, _PROGRAM_SYNC | WgmmaMmaAsyncOp):
+        after = after.next_op
+    if after is not None:
+        return False
+    cfg = model.cfg
+    dependence = model.divergence.divergent_dependence(block)
+    for successor in cfg.successors[cfg.index[block]]:
+        target = cfg.blocks[successor]
+        first = target.first_op
+        while first is not None and not isinstance(
+            first, _PROGRAM_SYNC | WgmmaMmaAsyncOp
+        ):
+            first = first.next_op
+        if (
+            isinstance(first, WgmmaMmaAsyncOp)
+            and model.divergence.divergent_dependence(target) & ~dependence
+        ):
+            return True
+    return False
 
 
 def _opens_divergent_sync_run(model: GmmaFunctionModel, op: Operation) -> bool:
