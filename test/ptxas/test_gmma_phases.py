@@ -22,6 +22,8 @@ from xdsl.utils.exceptions import PassFailedException
 
 from tileas_py.diagnostics import collect_diagnostics
 from tileas_py.hw.gmma_diagnostics import parse_ptxas_output
+from tileas_py.passes.ori.support.gmma import Cause
+from tileas_py.passes.ori.support.gmma.report import EXPLAINERS
 from tileas_py.pipelines import PtxasGmmaPipeline
 from tileas_py.ptx.reader import read_ptx
 from tileas_py.ptx.toolchain import run_ptxas
@@ -143,3 +145,8 @@ def test_tileas_opt_prints_ptxas_lines_on_stderr(tmp_path: Path) -> None:
     )
     assert result.returncode == 0
     assert result.stderr.splitlines() == case.expected.read_text().splitlines()
+
+
+def test_every_cause_has_an_explainer() -> None:
+    """`explain=true` notes come from one explainer per cause; a new cause needs one."""
+    assert set(EXPLAINERS) == set(Cause)

@@ -23,7 +23,7 @@ MLIR reference: https://mlir.llvm.org/docs/DefiningDialects/Operations/#declarat
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -39,7 +39,13 @@ from xdsl.dialects.builtin import (
     i32,
 )
 from xdsl.ir import Attribute, Data, ParametrizedAttribute, SSAValue, TypeAttribute
-from xdsl.irdl import AttrSizedOperandSegments, OptionalDef, VarOperandDef, VarResultDef
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    OptionalDef,
+    VarOperandDef,
+    VarResultDef,
+)
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
@@ -510,12 +516,9 @@ def _parse_element(
         if attrs is None:
             return True
         entries = dict(attrs.data) if not isinstance(attrs, dict) else attrs
-        prop_names = op_type.get_irdl_definition().properties
-        for name, value in entries.items():
-            if name in prop_names:
-                state.properties[name] = value
-            else:
-                state.attributes[name] = value
+        properties, attributes = split_properties(op_type, entries)
+        state.properties.update(properties)
+        state.attributes.update(attributes)
         return True
     if isinstance(element, Var):
         return _parse_var(op_type, parser, element, state, optional)
@@ -649,6 +652,17 @@ def parse_attribute_stripped(
         data_type = cast(type[Data[Any]], attr_type)
         return data_type.new(data_type.parse_parameter(parser))
     return parser.parse_optional_attribute() if optional else parser.parse_attribute()
+
+
+def split_properties(
+    op_type: type[IRDLOperation], entries: Mapping[str, Attribute]
+) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
+    """An `attr-dict` read as MLIR reads it for an op with properties: the entries that
+    name one of the op's properties, and the discardable attributes."""
+    names = op_type.get_irdl_definition().properties
+    properties = {k: v for k, v in entries.items() if k in names}
+    attributes = {k: v for k, v in entries.items() if k not in names}
+    return properties, attributes
 
 
 def peek_text(parser: Parser) -> str:

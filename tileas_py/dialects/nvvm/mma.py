@@ -14,6 +14,7 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#warp-level-matr
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
@@ -47,6 +48,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from tileas_py.diagnostics import PlainVerifyException
+from tileas_py.dialects.nvvm.asm import split_properties
 from tileas_py.dialects.nvvm.attrs import (
     BlockScaleFormat,
     BlockScaleFormatAttr,
@@ -103,15 +105,83 @@ _F32X4 = _struct([f32] * 4)
 _S32X4 = _struct([i32] * 4)
 _S32X2 = _struct([i32] * 2)
 
-_PROPERTY_NAMES = (
-    "shape",
-    "b1Op",
-    "intOverflowBehavior",
-    "layoutA",
-    "layoutB",
-    "multiplicandAPtxType",
-    "multiplicandBPtxType",
-)
+Fragment = tuple[int, Attribute]
+"""An operand list upstream's verifier accepts: so many registers of one type."""
+
+
+@dataclass(frozen=True)
+class MmaFragments:
+    """The operand lists and results upstream's `nvvm.mma.sync` verifier accepts for one
+    shape and A type (each list: any one of its options)."""
+
+    a: tuple[Fragment, ...]
+    b: tuple[Fragment, ...]
+    c: tuple[Fragment, ...]
+    result: tuple[Attribute, ...]
+
+
+_M16_K_FACTOR: dict[MMATypes, int] = {
+    MMATypes.TF32: 4,
+    MMATypes.BF16: 8,
+    MMATypes.F16: 8,
+    MMATypes.S4: 32,
+    MMATypes.U4: 32,
+    MMATypes.B1: 128,
+    MMATypes.S8: 16,
+    MMATypes.U8: 16,
+}
+"""The A types of an M = 16 `mma.sync`, and the K of one 32-bit A or B register."""
+
+_M16_FLOAT_RESULTS: dict[MMATypes, tuple[Attribute, ...]] = {
+    MMATypes.TF32: (_F32X4,),
+    MMATypes.BF16: (_F32X4,),
+    MMATypes.F16: (_F16X2X2, _F32X4),
+}
+
+_M8_INTEGER = MmaFragments(((1, i32),), ((1, i32),), ((2, i32),), (_S32X2,))
+
+_M8_FRAGMENTS: dict[MMATypes, MmaFragments] = {
+    MMATypes.F16: MmaFragments(
+        ((2, _F16X2),),
+        ((2, _F16X2),),
+        ((4, _F16X2), (8, f32)),
+        (_struct([_F16X2] * 4), _struct([f32] * 8)),
+    ),
+    MMATypes.F64: MmaFragments(
+        ((1, f64),), ((1, f64),), ((2, f64),), (_struct([f64] * 2),)
+    ),
+    **dict.fromkeys(_INTEGER, _M8_INTEGER),
+}
+"""The fragments of an M = 8 `mma.sync` by A type (one register per thread for A and B)."""
+
+
+def _mma_sync_fragments(
+    type_a: MMATypes, m: int, n: int, k: int
+) -> MmaFragments | None:
+    """What upstream's verifier expects of an `mma.sync` with this shape and A type; None
+    where it knows no such variant."""
+    if m == 8:
+        return _M8_FRAGMENTS.get(type_a)
+    if m != 16 or type_a not in _M16_K_FACTOR:
+        return None
+    per_register = k // _M16_K_FACTOR[type_a]
+    element: Attribute = _F16X2 if type_a is MMATypes.F16 else i32
+    integer = type_a in _INTEGER
+    return MmaFragments(
+        a=(((m // 8) * per_register, element),),
+        b=(((n // 8) * per_register, element),),
+        c=((4, i32),) if integer else ((2, _F16X2), (4, f32)),
+        result=(_S32X4,) if integer else _M16_FLOAT_RESULTS[type_a],
+    )
+
+
+def _mma_sync_shapes(type_a: MMATypes) -> list[tuple[int, int, int]]:
+    """The shapes of the `mma.sync` variants with this A type (`tileas_py.hw.mma.MATRIX`);
+    upstream's verifier accepts the same ones, f64 at M = 16 aside, which it rejects
+    before (`_M16_K_FACTOR`)."""
+    if type_a.name not in hw_mma.MmaType.__members__:
+        return []
+    return [s.mnk for s in hw_mma.shapes_for(hw_mma.MmaType[type_a.name])]
 
 
 @irdl_op_definition
@@ -196,9 +266,9 @@ class MmaOp(NVVMOp):
                     parser.Delimiter.SQUARE, parser.parse_unresolved_operand
                 )
             )
-        attributes = parser.parse_optional_attr_dict()
-        properties = {k: v for k, v in attributes.items() if k in _PROPERTY_NAMES}
-        attributes = {k: v for k, v in attributes.items() if k not in _PROPERTY_NAMES}
+        properties, attributes = split_properties(
+            cls, parser.parse_optional_attr_dict()
+        )
         parser.parse_punctuation(":")
         types_pos = parser.pos
         types = parser.parse_comma_separated_list(
@@ -280,93 +350,22 @@ class MmaOp(NVVMOp):
         type_a = self.multiplicandAPtxType.data
         type_b = self.multiplicandBPtxType.data
         m, n, k = self.shape.mnk
-        allowed_shapes: list[tuple[int, int, int]] = []
-        expected_a: list[tuple[int, Attribute]] = []
-        expected_b: list[tuple[int, Attribute]] = []
-        expected_c: list[tuple[int, Attribute]] = []
-        expected_result: list[Attribute] = []
-        if m == 16:
-            k_factors = {
-                MMATypes.TF32: 4,
-                MMATypes.BF16: 8,
-                MMATypes.F16: 8,
-                MMATypes.S4: 32,
-                MMATypes.U4: 32,
-                MMATypes.B1: 128,
-                MMATypes.S8: 16,
-                MMATypes.U8: 16,
-            }
-            if type_a not in k_factors:
-                raise PlainVerifyException(
-                    f"invalid shape or multiplicand type: {type_a}"
-                )
-            k_factor = k_factors[type_a]
-            fragment_type: Attribute = i32
-            if type_a in (MMATypes.TF32, MMATypes.BF16):
-                expected_result.append(_F32X4)
-            elif type_a is MMATypes.F16:
-                fragment_type = _F16X2
-                expected_result += [_F16X2X2, _F32X4]
-            if type_a in _INTEGER:
-                expected_result.append(_S32X4)
-                expected_c.append((4, i32))
-            else:
-                expected_c += [(2, _F16X2), (4, f32)]
-            expected_a.append(((m // 8) * (k // k_factor), fragment_type))
-            expected_b.append(((n // 8) * (k // k_factor), fragment_type))
-            allowed_shapes += [(16, 8, k_factor), (16, 8, k_factor * 2)]
-            if self.result_ptx_type() != self.accumulator_ptx_type():
-                raise VerifyException("ctype does not match dtype")
-        if m == 8:
-            if type_a is MMATypes.F16:
-                expected_a.append((2, _F16X2))
-                expected_b.append((2, _F16X2))
-                expected_result += [_struct([_F16X2] * 4), _struct([f32] * 8)]
-                expected_c += [(4, _F16X2), (8, f32)]
-                allowed_shapes.append((8, 8, 4))
-            if type_a is MMATypes.F64:
-                expected_a.append((1, f64))
-                expected_b.append((1, f64))
-                expected_c.append((2, f64))
-                expected_result.append(_struct([f64] * 2))
-                allowed_shapes.append((8, 8, 4))
-            if type_a in _INTEGER:
-                expected_a.append((1, i32))
-                expected_b.append((1, i32))
-                expected_c.append((2, i32))
-                expected_result.append(_S32X2)
-                if type_a in _INT4:
-                    allowed_shapes.append((8, 8, 32))
-                if type_a in _INT8:
-                    allowed_shapes.append((8, 8, 16))
-                if type_a is MMATypes.B1:
-                    allowed_shapes.append((8, 8, 128))
-        if (
-            not (expected_a and expected_b and expected_c)
-            or (m, n, k) not in allowed_shapes
-        ):
-            raise VerifyException(
-                f"unimplemented variant for MMA shape <{m}, {n}, {k}>"
-            )
-        for name, operands, expected in (
-            ("A", self.operandA, expected_a),
-            ("B", self.operandB, expected_b),
-            ("C", self.operandC, expected_c),
-        ):
-            types = [o.type for o in operands]
-            if not any(types == [t] * count for count, t in expected):
-                options = "".join(f"{count}x{t} " for count, t in expected)
-                got = ", ".join(str(t) for t in types)
-                raise VerifyException(
-                    f"Could not match types for the {name} operands; expected one of "
-                    f"{options}but got {got}"
-                )
-        if self.res.type not in expected_result:
-            options = ", ".join(str(t) for t in expected_result)
-            raise VerifyException(
-                "Could not match allowed types for the result; expected one of "
-                f"{options} but got {self.res.type}"
-            )
+        if m == 16 and type_a not in _M16_K_FACTOR:
+            raise PlainVerifyException(f"invalid shape or multiplicand type: {type_a}")
+        if m == 16 and self.result_ptx_type() != self.accumulator_ptx_type():
+            raise VerifyException("ctype does not match dtype")
+        expected = _mma_sync_fragments(type_a, m, n, k)
+        _verify_fragments(
+            self,
+            m=m,
+            n=n,
+            k=k,
+            allowed=_mma_sync_shapes(type_a) if expected is not None else [],
+            expected_a=list(expected.a) if expected is not None else [],
+            expected_b=list(expected.b) if expected is not None else [],
+            expected_c=list(expected.c) if expected is not None else [],
+            expected_result=list(expected.result) if expected is not None else [],
+        )
         if type_a is MMATypes.B1 and self.b1Op is None:
             raise VerifyException("op requires b1Op attribute")
         if type_a in (*_INT4, *_INT8) and self.intOverflowBehavior is None:
@@ -524,16 +523,6 @@ def _build(
     )
 
 
-def _split(
-    entries: dict[str, Attribute], cls: type[NVVMOp]
-) -> tuple[dict[str, Attribute], dict[str, Attribute]]:
-    names = cls.get_irdl_definition().properties
-    return (
-        {k: v for k, v in entries.items() if k in names},
-        {k: v for k, v in entries.items() if k not in names},
-    )
-
-
 _SPARSE_FP8 = (
     MMATypes.E4M3,
     MMATypes.E5M2,
@@ -579,7 +568,9 @@ class MmaSpOp(NVVMOp):
     def parse(cls, parser: Parser) -> Self:
         start = parser.pos
         fragments = _parse_fragments(parser, cls._NAMES)
-        properties, attributes = _split(dict(parser.parse_optional_attr_dict()), cls)
+        properties, attributes = split_properties(
+            cls, parser.parse_optional_attr_dict()
+        )
         types, result = _parse_signature(
             parser,
             lambda n: (
@@ -738,7 +729,9 @@ class _BlockScaleBase(NVVMOp):
     def parse(cls, parser: Parser) -> Self:
         start = parser.pos
         fragments = _parse_fragments(parser, cls._NAMES)
-        properties, attributes = _split(dict(parser.parse_optional_attr_dict()), cls)
+        properties, attributes = split_properties(
+            cls, parser.parse_optional_attr_dict()
+        )
         types, result = _parse_signature(
             parser, lambda n: f"custom op '{cls.name}' expected exactly 3 types"
         )

@@ -3,6 +3,7 @@
 - `program`: the function as those phases see it (wgmma, calls, what earlier phases did);
 - `state`: the pipeline state, the lattice of the dataflow;
 - `model`: the dataflow over the CFG and ptxas's rules: where waits go, why it serializes;
+- `registers`: the accumulators' register resources (positions, the register budget);
 - `findings`: the decisions as data (message codes, causes, options);
 - `report`: ptxas's exact lines for them, and the `explain` notes.
 

@@ -16,9 +16,11 @@ program point:
   block closed an open group.
 
 Joins are bitwise unions (a may-analysis: in flight on some path), so each block is
-processed once per round and each round is linear in the function. The decisions that
-change the state (the waits ptxas injects) are fixed during a round and re-derived from the
-converged states until they no longer change.
+processed once per round and each round is linear in the function. A round runs the
+transfer functions to a fixed point, then walks the blocks once more from their converged
+states to report what the transfer functions find there. The decisions that change the state
+(the waits ptxas injects) are fixed during a round and re-derived from the converged states
+until they no longer change.
 
 The rules are ptxas 13.5's behaviour as observed on the corpus of `test/ptxas/gmma/corpus`
 and on generated kernels (docs/fidelity.md lists what is modelled and what is not):
@@ -43,7 +45,7 @@ and on generated kernels (docs/fidelity.md lists what is modelled and what is no
   scale-d-0 wgmma that a later wgmma reads (C7511, at the first wgmma); A-fragment
   registers redefined inside a stage (C7513);
 - the accumulators in flight against the register limit (C7511, C7512, the fatal C7602),
-  see `tileas_py.hw.gmma_registers`;
+  and each accumulator register at one position (C7511): see `gmma.registers`;
 - `-O0` and `-g` serialize every wgmma (C7511 and a C7517 per wgmma);
 - identical wgmma (same operands, both with zero accumulator input, no fence in between)
   are merged: the second becomes a copy of the first's accumulators.
@@ -53,11 +55,9 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from xdsl.ir import Block, Operation, SSAValue
 
-from tileas_py.dialects.ori.attributes import ImmAttr
 from tileas_py.dialects.ori.function import FallthroughOp, FuncOp
 from tileas_py.dialects.ori.instructions import (
     CallOp,
@@ -73,7 +73,7 @@ from tileas_py.dialects.ori.instructions import (
     WgmmaMmaAsyncOp,
     WgmmaWaitGroupOp,
 )
-from tileas_py.hw import gmma_registers
+from tileas_py.passes.ori.support.gmma import registers
 from tileas_py.passes.ori.support.gmma.findings import (
     Cause,
     Code,
@@ -103,6 +103,8 @@ class GmmaFunctionModel(FunctionFacts):
         super().__init__(func, functions, options.compile_only, options.inlines_calls)
         self.options = options
         self.findings: list[Finding] = []
+        self._emitted: list[Finding] = []
+        """Where the transfer functions put their findings (see `_transfer_block`)."""
         self.injections: dict[Operation, Finding] = {}
         """Where waits go (before the key op), with the finding that put them there."""
         self.serialization: Finding | None = None
@@ -137,7 +139,6 @@ class GmmaFunctionModel(FunctionFacts):
             self._serialize_everything()
             return
         for _ in range(6):
-            self.findings = []
             self._propagate()
             injections = {
                 f.op: f
@@ -150,7 +151,9 @@ class GmmaFunctionModel(FunctionFacts):
             if stable:
                 break
         self.injections = self.planned
-        self._check_accumulator_positions()
+        moved = registers.accumulator_position_finding(self)
+        if moved is not None:
+            self.findings.append(moved)
         self._check_loop_carried_zero_starts()
         self._drop_waits_after_divergence()
         self._drop_waits_after_opaque_calls()
@@ -158,6 +161,14 @@ class GmmaFunctionModel(FunctionFacts):
         self._choose_serialization()
 
     def _propagate(self) -> None:
+        """The transfer functions to a fixed point, then one reporting walk over the
+        converged states."""
+        self.block_states = self._solve()
+        self.findings = self._report()
+
+    def _solve(self) -> list[PipelineState | None]:
+        """The state at the start of each block (None where no path reaches it); the
+        findings the transfer functions emit on the way are dropped."""
         count = len(self.cfg.blocks)
         states: list[PipelineState | None] = [None] * count
         if count:
@@ -175,7 +186,7 @@ class GmmaFunctionModel(FunctionFacts):
             state = states[index]
             if state is None:
                 continue
-            out = self._transfer_block(index, state.copy(), record=False)
+            out, _ = self._transfer_block(index, state.copy())
             outs[index] = out
             for successor in self.cfg.successors[index]:
                 target = states[successor]
@@ -187,39 +198,51 @@ class GmmaFunctionModel(FunctionFacts):
                 if changed and successor not in queued:
                     heapq.heappush(worklist, rank[successor])
                     queued.add(successor)
-        self.block_states = states
-        for index in range(count):
-            state = states[index]
+        return states
+
+    def _report(self) -> list[Finding]:
+        """The findings of one walk over the blocks from their converged states, each
+        placed in ptxas's walk order."""
+        findings: list[Finding] = []
+        for index, state in enumerate(self.block_states):
             if state is not None:
-                self._transfer_block(index, state.copy(), record=True)
+                _, emitted = self._transfer_block(index, state.copy())
+                findings.extend(self._placed(f) for f in emitted)
+        return findings
+
+    def _placed(self, finding: Finding) -> Finding:
+        finding.order = self.walk_order.get(
+            finding.op or finding.culprit or self.func, 0
+        )
+        if finding.op is not None and finding.order == 0 and finding.culprit:
+            finding.order = self.walk_order.get(finding.culprit, 0)
+        return finding
 
     def _transfer_block(
-        self, index: int, state: PipelineState, record: bool
-    ) -> PipelineState:
+        self, index: int, state: PipelineState
+    ) -> tuple[PipelineState, list[Finding]]:
+        """The state at the end of a block, and the findings its instructions emit."""
+        emitted: list[Finding] = []
+        self._emitted = emitted
         block = self.cfg.blocks[index]
         for op in block.ops:
             planned = self.planned.get(op)
             if planned is not None and planned.culprit is not op:
                 # A wait hoisted here (above a divergent branch or a call).
                 if state.in_flight:
-                    self._emit(record, copy_finding(planned))
+                    self._emit(copy_finding(planned))
                 state.drain()
             if isinstance(op, InstructionOp) and op not in self.dead:
-                self._step(op, state, record)
+                self._step(op, state)
             elif isinstance(op, FallthroughOp) and op.dest is None:
-                self._exit(op, state, record)
-        return state
+                self._exit(op, state)
+        return state, emitted
 
-    def _emit(self, record: bool, finding: Finding) -> None:
-        if record:
-            finding.order = self.walk_order.get(
-                finding.op or finding.culprit or self.func, 0
-            )
-            if finding.op is not None and finding.order == 0 and finding.culprit:
-                finding.order = self.walk_order.get(finding.culprit, 0)
-            self.findings.append(finding)
+    def _emit(self, finding: Finding) -> None:
+        """A transfer function's finding, kept by the reporting walk (`_report`)."""
+        self._emitted.append(finding)
 
-    def _step(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
+    def _step(self, op: InstructionOp, state: PipelineState) -> None:
         if isinstance(op, GMMA_OPS):
             branches = self._op_dependence(op)
             if branches:
@@ -228,15 +251,15 @@ class GmmaFunctionModel(FunctionFacts):
             if op.guard_register is not None and not isinstance(op, WgmmaMmaAsyncOp):
                 # A guarded fence, commit or wait may not run: both states flow on.
                 skipped = state.copy()
-                self._sync(op, state, record)
+                self._sync(op, state)
                 state.join(skipped)
                 return
         wgmma = self.wgmma_of.get(op)
         if wgmma is not None:
             if wgmma.merged_into is not None:
-                self._merged_copy(op, wgmma, state, record)
+                self._merged_copy(op, wgmma, state)
             else:
-                self._issue(op, wgmma, state, record)
+                self._issue(op, wgmma, state)
             return
         if isinstance(
             op,
@@ -247,26 +270,24 @@ class GmmaFunctionModel(FunctionFacts):
             | WgmmaFenceOp
             | WarpgroupArriveOp,
         ):
-            self._sync(op, state, record)
+            self._sync(op, state)
         elif isinstance(op, CallOp):
-            self._call(op, state, record)
+            self._call(op, state)
         elif isinstance(op, RetOp | ExitOp):
-            self._exit(op, state, record)
+            self._exit(op, state)
         else:
-            self._access(op, state, record)
+            self._access(op, state)
 
-    def _sync(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
+    def _sync(self, op: InstructionOp, state: PipelineState) -> None:
         if isinstance(op, WgmmaCommitGroupOp | WarpgroupCommitBatchOp):
-            self._commit(op, state, record)
+            self._commit(op, state)
         elif isinstance(op, WgmmaWaitGroupOp | WarpgroupWaitOp):
-            self._wait(op, state, record)
+            self._wait(op, state)
         else:
             self._fence(op, state)
 
-    def _issue(
-        self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
-    ) -> None:
-        self._check_arrive(op, wgmma, state, record)
+    def _issue(self, op: InstructionOp, wgmma: Wgmma, state: PipelineState) -> None:
+        self._check_arrive(op, wgmma, state)
         clobbered = state.zero_clobbered & wgmma.accumulator_bits
         if not wgmma.starts_from_zero and clobbered:
             number = next(bit_indices(clobbered))
@@ -276,7 +297,6 @@ class GmmaFunctionModel(FunctionFacts):
                 # that started from zero had no value in its registers at all.
                 culprit = wgmma
             self._emit(
-                record,
                 Finding(
                     Code.PIPELINE_REGISTERS,
                     culprit.line,
@@ -288,8 +308,8 @@ class GmmaFunctionModel(FunctionFacts):
                     related=self.writers.get(number),
                 ),
             )
-        self._check_fragment(op, wgmma, state, record)
-        self._fragment_redefined(wgmma, state, record)
+        self._check_fragment(op, wgmma, state)
+        self._fragment_redefined(wgmma, state)
         state.zero_clobbered &= ~wgmma.accumulator_bits
         state.zero_outputs &= ~wgmma.accumulator_bits
         if wgmma.starts_from_zero:
@@ -304,36 +324,6 @@ class GmmaFunctionModel(FunctionFacts):
         state.surely = True
         state.unfenced |= wgmma.bit
         state.fragments |= wgmma.fragment_bits
-
-    def _check_accumulator_positions(self) -> None:
-        """ptxas keeps each accumulator register at one position of the accumulator vectors
-        of all the function's wgmma: a wgmma that has a register at another position than
-        an earlier wgmma (permuted, shifted) cannot share its registers (C7511 at it), even
-        when the two are never in flight together; a prefix (a narrower shape on the first
-        registers) keeps the positions."""
-        position: dict[int, tuple[int, Wgmma]] = {}
-        for op in self.instructions:
-            wgmma = self.wgmma_of.get(op)
-            if wgmma is None or op in self.dead:
-                continue
-            for index, register in enumerate(wgmma.accumulators):
-                number = self.numbering.number[register]
-                first, earlier = position.setdefault(number, (index, wgmma))
-                if first != index:
-                    self.findings.append(
-                        Finding(
-                            Code.PIPELINE_REGISTERS,
-                            wgmma.line,
-                            None,
-                            Cause.OVERLAPPING_ACCUMULATORS,
-                            culprit=op,
-                            register=register,
-                            wgmma=earlier,
-                            order=self.walk_order[op],
-                            counts=(index, first),
-                        )
-                    )
-                    return
 
     def _check_loop_carried_zero_starts(self) -> None:
         """A wgmma that starts from zero inside a loop (one ptxas does not unroll fully)
@@ -403,7 +393,7 @@ class GmmaFunctionModel(FunctionFacts):
         }
 
     def _check_fragment(
-        self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
+        self, op: InstructionOp, wgmma: Wgmma, state: PipelineState
     ) -> None:
         """A-fragment registers written by a wgmma in flight since the last fence (an f16
         accumulator fed back as A)."""
@@ -413,7 +403,6 @@ class GmmaFunctionModel(FunctionFacts):
             shared = other.accumulator_bits & wgmma.fragment_bits
             if shared:
                 self._emit(
-                    record,
                     Finding(
                         Code.INPUT_REDEFINED,
                         wgmma.line,
@@ -426,9 +415,7 @@ class GmmaFunctionModel(FunctionFacts):
                 )
                 return
 
-    def _fragment_redefined(
-        self, wgmma: Wgmma, state: PipelineState, record: bool
-    ) -> None:
+    def _fragment_redefined(self, wgmma: Wgmma, state: PipelineState) -> None:
         """A wgmma reads A-fragment registers that a non-wgmma instruction redefined while
         a wgmma reading them was in flight (C7513, line 0): the two would need the
         fragment's old and new values at once."""
@@ -445,7 +432,6 @@ class GmmaFunctionModel(FunctionFacts):
             wgmma,
         )
         self._emit(
-            record,
             Finding(
                 Code.INPUT_REDEFINED,
                 0,
@@ -458,24 +444,23 @@ class GmmaFunctionModel(FunctionFacts):
         )
 
     def _merged_copy(
-        self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
+        self, op: InstructionOp, wgmma: Wgmma, state: PipelineState
     ) -> None:
         source = wgmma.merged_into
         assert source is not None
         if source.bit & state.in_flight:
-            self._inject(op, state, record, Cause.MERGED_COPY, wgmma=source)
+            self._inject(op, state, Cause.MERGED_COPY, wgmma=source)
         if wgmma.merged_across_commit:
             state.open |= source.bit
             state.registers |= source.accumulator_bits
 
-    def _commit(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
+    def _commit(self, op: InstructionOp, state: PipelineState) -> None:
         if state.open:
             branches = self._op_dependence(op)
             for wgmma in self._members(state.open):
                 differs = self._dependence(wgmma) ^ branches
                 if differs:
                     self._emit(
-                        record,
                         Finding(
                             Code.ARRIVE_IN_DIVERGENT_PATH,
                             line_of(self._arrive_point(op)),
@@ -513,7 +498,7 @@ class GmmaFunctionModel(FunctionFacts):
             previous = previous.prev_op
         return point
 
-    def _wait(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
+    def _wait(self, op: InstructionOp, state: PipelineState) -> None:
         assert isinstance(op, WgmmaWaitGroupOp | WarpgroupWaitOp)
         pending = op.pending
         drained = 0
@@ -534,7 +519,6 @@ class GmmaFunctionModel(FunctionFacts):
             if state.clobbered and drained:
                 number = next(bit_indices(state.clobbered))
                 self._emit(
-                    record,
                     Finding(
                         Code.ACCUMULATOR_DEFINED,
                         line_of(op),
@@ -574,7 +558,7 @@ class GmmaFunctionModel(FunctionFacts):
         state.fence_dependence = self._op_dependence(op)
 
     def _check_arrive(
-        self, op: InstructionOp, wgmma: Wgmma, state: PipelineState, record: bool
+        self, op: InstructionOp, wgmma: Wgmma, state: PipelineState
     ) -> None:
         """A wgmma needs the arrive of a fence that all its threads ran: ptxas inserts one
         where the last fence depends on a divergent branch (or guard) the wgmma does not,
@@ -584,7 +568,6 @@ class GmmaFunctionModel(FunctionFacts):
         if not differs and (state.fenced or not dependence):
             return
         self._emit(
-            record,
             Finding(
                 Code.ARRIVE_IN_DIVERGENT_PATH,
                 wgmma.line,
@@ -596,13 +579,12 @@ class GmmaFunctionModel(FunctionFacts):
             ),
         )
 
-    def _call(self, op: CallOp, state: PipelineState, record: bool) -> None:
+    def _call(self, op: CallOp, state: PipelineState) -> None:
         kind = self.calls[op]
         if kind is not CallKind.UNRESOLVED and state.in_flight:
             state.calls |= 1 << self.order[op]
         if kind is CallKind.WGMMA:
             self._emit(
-                record,
                 Finding(
                     Code.CALL_CROSSES_PIPELINE,
                     line_of(op),
@@ -612,14 +594,13 @@ class GmmaFunctionModel(FunctionFacts):
                 ),
             )
         elif kind is CallKind.OPAQUE:
-            self._opaque_call(op, record)
-        self._access(op, state, record)
+            self._opaque_call(op)
+        self._access(op, state)
 
-    def _opaque_call(self, op: CallOp, record: bool) -> None:
+    def _opaque_call(self, op: CallOp) -> None:
         follower = self._next_gmma_op(op)
         if isinstance(follower, WgmmaMmaAsyncOp | WgmmaCommitGroupOp):
             self._emit(
-                record,
                 Finding(
                     Code.ARRIVE_IN_DIVERGENT_PATH,
                     line_of(follower),
@@ -631,7 +612,6 @@ class GmmaFunctionModel(FunctionFacts):
             )
         elif self.wgmmas:
             self._emit(
-                record,
                 Finding(
                     Code.EXTERN_CALL, line_of(op), None, Cause.OPAQUE_CALL, culprit=op
                 ),
@@ -670,7 +650,7 @@ class GmmaFunctionModel(FunctionFacts):
             return None
         return min(stage_ops, key=lambda f: self.order[f])
 
-    def _access(self, op: InstructionOp, state: PipelineState, record: bool) -> None:
+    def _access(self, op: InstructionOp, state: PipelineState) -> None:
         uses = self.uses_bits[op]
         defs = self.defs_bits[op]
         stale = defs & state.fragments
@@ -681,7 +661,7 @@ class GmmaFunctionModel(FunctionFacts):
         if not (uses | defs) & self.accumulator_bits:
             return
         if state.in_flight:
-            self._read(op, uses, defs, state, record)
+            self._read(op, uses, defs, state)
         if op.guard_register is None and defs & self.accumulator_bits:
             # An in-flight value of a wgmma that started from zero is rewritten: a later
             # wgmma reading it cannot share the registers (C7511).
@@ -710,7 +690,6 @@ class GmmaFunctionModel(FunctionFacts):
         uses: int,
         defs: int,
         state: PipelineState,
-        record: bool,
     ) -> None:
         """A non-wgmma instruction touching accumulator registers while a group is in
         flight: the accumulators of in-flight wgmma, and registers whose value a later
@@ -738,18 +717,16 @@ class GmmaFunctionModel(FunctionFacts):
                 reads_future=reads_future,
                 defs=defs,
                 state=state,
-                record=record,
                 register=register,
                 wgmma=wgmma,
             )
             return
-        self._read_outside_stage(op, state, record, register, wgmma)
+        self._read_outside_stage(op, state, register, wgmma)
 
     def _read_outside_stage(
         self,
         op: InstructionOp,
         state: PipelineState,
-        record: bool,
         register: SSAValue,
         wgmma: Wgmma | None,
     ) -> None:
@@ -761,7 +738,6 @@ class GmmaFunctionModel(FunctionFacts):
         if managed or unrolled:
             state.needed |= state.in_flight
             self._emit(
-                record,
                 Finding(
                     Code.ACCUMULATOR_READ,
                     0,
@@ -774,7 +750,7 @@ class GmmaFunctionModel(FunctionFacts):
             )
             if managed:
                 return
-        self._inject(op, state, record, Cause.READ, register=register, wgmma=wgmma)
+        self._inject(op, state, Cause.READ, register=register, wgmma=wgmma)
 
     def _read_inside_stage(
         self,
@@ -785,7 +761,6 @@ class GmmaFunctionModel(FunctionFacts):
         reads_future: int,
         defs: int,
         state: PipelineState,
-        record: bool,
         register: SSAValue,
         wgmma: Wgmma | None,
     ) -> None:
@@ -799,13 +774,10 @@ class GmmaFunctionModel(FunctionFacts):
                 for w in self._members(state.in_flight)
             )
             if defs & stage.next_reads or rewrites_live_input:
-                self._inject(
-                    op, state, record, Cause.READ, register=register, wgmma=wgmma
-                )
+                self._inject(op, state, Cause.READ, register=register, wgmma=wgmma)
                 return
             state.needed |= state.in_flight
             self._emit(
-                record,
                 Finding(
                     Code.ACCUMULATOR_READ,
                     0,
@@ -818,12 +790,11 @@ class GmmaFunctionModel(FunctionFacts):
             )
             return
         if writes_accumulator:
-            self._inject(op, state, record, Cause.READ, register=register, wgmma=wgmma)
+            self._inject(op, state, Cause.READ, register=register, wgmma=wgmma)
             return
         if reads_future & stage.accumulators:
             state.needed |= state.in_flight
             self._emit(
-                record,
                 Finding(
                     Code.ACCUMULATOR_READ,
                     line_of(stage.fence) if stage.fence is not None else 0,
@@ -885,7 +856,6 @@ class GmmaFunctionModel(FunctionFacts):
         self,
         op: Operation,
         state: PipelineState,
-        record: bool,
         cause: Cause,
         *,
         register: SSAValue | None = None,
@@ -897,7 +867,7 @@ class GmmaFunctionModel(FunctionFacts):
         divergent = self._gmma_divergent[op]
         related: Operation | None = None
         if cause is Cause.READ and self._sink_into_predecessors(
-            op, state, record, register=register, wgmma=wgmma
+            op, state, register=register, wgmma=wgmma
         ):
             return
         if state.calls and not self.gmma_ahead[op]:
@@ -914,7 +884,6 @@ class GmmaFunctionModel(FunctionFacts):
             else Code.WAIT_INJECTED
         )
         self._emit(
-            record,
             Finding(
                 code,
                 line,
@@ -935,7 +904,6 @@ class GmmaFunctionModel(FunctionFacts):
         self,
         op: Operation,
         state: PipelineState,
-        record: bool,
         *,
         register: SSAValue | None,
         wgmma: Wgmma | None,
@@ -977,7 +945,6 @@ class GmmaFunctionModel(FunctionFacts):
             while last is not None and not isinstance(last, InstructionOp):
                 last = last.prev_op
             self._emit(
-                record,
                 Finding(
                     Code.WAIT_INJECTED,
                     line_of(last if last is not None else end),
@@ -1042,7 +1009,7 @@ class GmmaFunctionModel(FunctionFacts):
             return line_of(call)
         return line_of(previous)
 
-    def _exit(self, op: Operation, state: PipelineState, record: bool) -> None:
+    def _exit(self, op: Operation, state: PipelineState) -> None:
         """Leaving the function with a group in flight needs a wait before the exit (a
         divergent one too: the wait goes where all threads still run, unless the exit is
         in a divergent region that issues or syncs wgmma, C7518)."""
@@ -1050,7 +1017,7 @@ class GmmaFunctionModel(FunctionFacts):
         if not pending:
             return
         wgmma = next(iter(self._members(pending)), None)
-        self._inject(op, state, record, Cause.EXIT, wgmma=wgmma)
+        self._inject(op, state, Cause.EXIT, wgmma=wgmma)
 
     def _exit_line(self, op: Operation) -> int:
         """ptxas names an exit that opens its block by the instruction before it (the
@@ -1070,7 +1037,7 @@ class GmmaFunctionModel(FunctionFacts):
                 return line_of(last)
         return line_of(op)
 
-    # -- register resources ---------------------------------------------------------------
+    # -- what a divergent path or an opaque call cuts short ---------------------------
 
     def _drop_waits_after_divergence(self) -> None:
         """A divergent-path serialization (C7518, C7519) ends ptxas's walk: no wait is
@@ -1135,136 +1102,19 @@ class GmmaFunctionModel(FunctionFacts):
         ]
 
     def _check_registers(self) -> None:
-        """The accumulators in flight against the function's register limit."""
-        counts = self._in_flight_register_counts()
-        if counts is None:
+        """The accumulators in flight against the function's register limit
+        (`registers`)."""
+        pressure = registers.in_flight_pressure(self, self.block_states)
+        if pressure is None:
             return
-        most, where, largest = counts
-        self.max_in_flight = most
-        self.max_in_flight_op = where
-        limit = gmma_registers.register_limit(
-            self.options.maxrregcount, self._maxnreg()
+        self.max_in_flight = pressure.in_flight
+        self.max_in_flight_op = pressure.where
+        check = registers.check_budget(
+            self, self.options.maxrregcount, pressure, self.findings
         )
-        granted = self._setmaxnreg(where)
-        verdict = gmma_registers.classify(
-            limit, most, largest.accumulator_count, granted
-        )
-        budget = limit if granted is None else granted
-        if verdict is gmma_registers.Verdict.INSTRUCTION:
-            self.fatal = Finding(
-                Code.INSUFFICIENT_REGISTERS,
-                largest.line,
-                None,
-                Cause.INSTRUCTION_BUDGET,
-                culprit=largest.op,
-                counts=(
-                    max(limit, gmma_registers.MIN_REGISTERS),
-                    gmma_registers.instruction_target(largest.accumulator_count),
-                ),
-            )
-        elif verdict is gmma_registers.Verdict.PIPELINE:
-            midstage_copy = (
-                any(f.cause is Cause.MIDSTAGE_READ for f in self.findings)
-                or self._merged_copy_inside_stage()
-            )
-            if midstage_copy:
-                # Split to fit, the stage reads the merged copies between its wgmma.
-                self.findings = [
-                    f for f in self.findings if f.cause is not Cause.MERGED_COPY
-                ]
-                self.findings.append(
-                    Finding(Code.ACCUMULATOR_READ, 0, None, Cause.PIPELINE_BUDGET)
-                )
-            else:
-                self.findings.append(
-                    Finding(
-                        Code.PIPELINE_REGISTERS,
-                        line_of(where) if where is not None else 0,
-                        None,
-                        Cause.PIPELINE_BUDGET,
-                        culprit=where,
-                        counts=(most, budget),
-                    )
-                )
-        elif verdict is gmma_registers.Verdict.FUNCTION:
-            self.findings.append(
-                Finding(
-                    Code.FUNCTION_REGISTERS,
-                    None,
-                    None,
-                    Cause.FUNCTION_BUDGET,
-                    counts=(most, budget),
-                )
-            )
-
-    def _merged_copy_inside_stage(self) -> bool:
-        for wgmma in self.wgmmas:
-            if wgmma.merged_into is None:
-                continue
-            following = wgmma.op.next_op
-            while following is not None:
-                if isinstance(following, WgmmaFenceOp | WgmmaCommitGroupOp):
-                    break
-                if isinstance(following, WgmmaMmaAsyncOp):
-                    return True
-                following = following.next_op
-        return False
-
-    def _setmaxnreg(self, where: Operation | None) -> int | None:
-        """The register count of the last `setmaxnreg` before `where` in layout order
-        (None without one)."""
-        if where is None:
-            return None
-        count: int | None = None
-        for op in self.instructions:
-            if self.order[op] >= self.order[where]:
-                break
-            layout = op.layout.data
-            if (
-                op.opcode.data.startswith("setmaxnreg.")
-                and layout
-                and isinstance(layout[0], ImmAttr)
-            ):
-                count = layout[0].value.data
-        return count
-
-    def _maxnreg(self) -> int:
-        for directive in self.func.directives:
-            if directive.directive.data == "maxnreg" and directive.values.data:
-                return directive.values.data[0].data
-        return 0
-
-    def _in_flight_register_counts(
-        self,
-    ) -> tuple[int, Operation | None, SizedWgmma] | None:
-        if not self.wgmmas:
-            return None
-        largest = max(
-            (SizedWgmma(w) for w in self.wgmmas), key=lambda s: s.accumulator_count
-        )
-        most = 0
-        where: Operation | None = None
-        for index, block in enumerate(self.cfg.blocks):
-            state = self.block_states[index]
-            if state is None:
-                continue
-            flight = state.in_flight
-            fence: Operation | None = None
-            for op in block.ops:
-                if isinstance(op, WgmmaFenceOp):
-                    fence = op
-                elif isinstance(op, WgmmaMmaAsyncOp):
-                    flight |= self.wgmma_of[op].bit
-                    registers = 0
-                    for wgmma in self._members(flight):
-                        registers |= wgmma.accumulator_bits
-                    count = registers.bit_count()
-                    if count > most:
-                        most = count
-                        where = fence if fence is not None else op
-                elif isinstance(op, WgmmaWaitGroupOp) and op.pending == 0:
-                    flight = 0
-        return most, where, largest
+        self.findings = check.findings
+        if check.fatal is not None:
+            self.fatal = check.fatal
 
     # -- the decision ---------------------------------------------------------------------
 
@@ -1368,20 +1218,3 @@ class GmmaFunctionModel(FunctionFacts):
         yield from self.waits()
         if self.serialization is not None:
             yield self.serialization
-
-
-@dataclass
-class SizedWgmma:
-    wgmma: Wgmma
-
-    @property
-    def accumulator_count(self) -> int:
-        return len(self.wgmma.accumulators)
-
-    @property
-    def line(self) -> int:
-        return self.wgmma.line
-
-    @property
-    def op(self) -> Operation:
-        return self.wgmma.op

@@ -9,7 +9,7 @@ line number, sometimes "line 0".
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from xdsl.ir import Operation, SSAValue
 
@@ -64,286 +64,393 @@ def _what(op: Operation | None) -> str:
     return "the end of the function"
 
 
-def explain_finding(
-    model: GmmaFunctionModel, finding: Finding
-) -> Iterator[tuple[Operation | None, str]]:
+Note = tuple[Operation | None, str]
+"""Where a note goes, and its text."""
+
+Explainer = Callable[[GmmaFunctionModel, Finding], Iterator[Note]]
+
+
+def explain_finding(model: GmmaFunctionModel, finding: Finding) -> Iterator[Note]:
     """(where, text) of the notes that explain one finding; the last one is the fix."""
-    culprit = finding.culprit
+    return EXPLAINERS[finding.cause](model, finding)
+
+
+def _at(finding: Finding) -> str:
+    """The wgmma a finding is about, as the notes name it."""
     wgmma = finding.wgmma
-    at = f"the wgmma.mma_async at line {wgmma.line}" if wgmma is not None else "a wgmma"
-    reg = _name(finding.register)
-    cause = finding.cause
-    if cause is Cause.READ:
-        yield (
-            culprit,
-            (
-                f"{_what(culprit)} uses {reg}, an accumulator register of {at}, "
-                "while its group is still in flight"
-            ),
-        )
-        if finding.related is not None:
-            yield (
-                finding.related,
-                (
-                    f"the wait cannot sink past the call at line {line_of(finding.related)}; "
-                    "it goes before it"
-                ),
-            )
-        yield (
-            culprit,
-            (
-                f"fix: put 'wgmma.wait_group.sync.aligned 0' before line {line_of(culprit)}, "
-                "or move the use after the wait that drains the group"
-            ),
-        )
-    elif cause is Cause.EXIT:
-        yield (
-            culprit,
-            (
-                f"the function returns at line {line_of(culprit)} with {at} still in flight"
-            ),
-        )
-        yield (
-            culprit,
-            (
-                "fix: end the pipeline with 'wgmma.wait_group.sync.aligned 0' before returning"
-            ),
-        )
-    elif cause is Cause.MERGED_COPY:
-        merged = model.wgmma_of.get(culprit) if culprit is not None else None
-        source = merged.merged_into if merged is not None else None
-        yield (
-            culprit,
-            (
-                f"this wgmma.mma_async has the same inputs as the one at line "
-                f"{source.line if source is not None else 0}: ptxas issues one and copies its "
-                "accumulators, which needs the first one complete"
-            ),
-        )
-        yield (
-            culprit,
-            (
-                "fix: give the two wgmma different inputs, or put a wgmma.fence between them"
-            ),
-        )
-    elif cause is Cause.MANAGED_READ:
-        yield (
-            culprit,
-            (
-                f"{_what(culprit)} reads {reg}, an accumulator of {at}, which the program's "
-                "own wgmma.wait_group leaves in flight"
-            ),
-        )
-        yield (
-            culprit,
-            (
-                f"fix: wait with a smaller count before line {line_of(culprit)} "
-                "(e.g. 'wgmma.wait_group.sync.aligned 0'), or read it after the wait that "
-                "drains its group"
-            ),
-        )
-    elif cause is Cause.MIDSTAGE_READ:
-        yield (
-            culprit,
-            (
-                f"{_what(culprit)} reads {reg}, an accumulator of the stage, between two "
-                "wgmma.mma_async of that stage"
-            ),
-        )
-        yield (
-            culprit,
-            (
-                "fix: move it after the stage's wgmma.wait_group, or split the stage: commit, "
-                "wait and fence before it"
-            ),
-        )
-    elif cause is Cause.DIVERGENT_COMMIT:
-        yield (
-            culprit,
-            (
-                f"the commit at line {line_of(culprit)} closes a group in which {at} runs "
-                "under a different thread-dependent condition than the commit"
-            ),
-        )
-        yield from _branch_note(finding)
-        yield (
-            culprit,
-            (
-                "fix: keep fence, wgmma and commit under one condition, and predicate on a "
-                "uniform value instead of branching on %tid"
-            ),
-        )
-    elif cause in (Cause.DIVERGENT_FENCE, Cause.DIVERGENT_EXIT):
-        yield (
-            culprit,
-            (
-                f"a wait is needed at {_what(culprit)}, on a path that only some threads of "
-                "the warpgroup take"
-            ),
-        )
-        yield from _branch_note(finding)
-        yield (
-            culprit,
-            (
-                "fix: wait for the group (wgmma.wait_group 0) before the divergent branch, "
-                "or predicate instead of branching"
-            ),
-        )
-    elif cause is Cause.CALL_IN_STAGE:
-        yield (
-            culprit,
-            (
-                f"the call at line {line_of(culprit)} sits inside a pipeline stage: the "
-                f"wgmma.mma_async or commit after it (line {finding.line}) needs an arrive "
-                "that not all threads may reach"
-            ),
-        )
-        yield (
-            culprit,
-            (
-                "fix: move the call before the wgmma.fence or after the wgmma.wait_group, "
-                "or let ptxas inline the callee (compile without -c)"
-            ),
-        )
-    elif cause is Cause.OPAQUE_CALL:
-        yield (
-            culprit,
-            (
-                f"the call at line {line_of(culprit)} is opaque to ptxas (an .extern .func, "
-                "or any call under -c)"
-            ),
-        )
-        yield (
-            culprit,
-            (
-                "fix: inline the callee (whole-program compile), or move the call out of "
-                "the function that issues wgmma"
-            ),
-        )
-    elif cause is Cause.WGMMA_CALLEE:
-        yield (
-            culprit,
-            (
-                f"the call at line {line_of(culprit)} runs a function that issues wgmma "
-                "itself"
-            ),
-        )
-        yield culprit, "fix: inline the callee, or keep each pipeline in one function"
-    elif cause is Cause.CLOBBERED_INPUT_ACCUMULATOR:
-        writer = finding.related
-        yield (
-            writer or culprit,
-            (
-                f"{_what(writer)} redefines {reg}, an accumulator of {at}, which reads its "
-                f"accumulator input, before the wait at line {line_of(culprit)} drains it"
-            ),
-        )
-        yield writer or culprit, "fix: write the accumulator after the wgmma.wait_group"
-    elif cause is Cause.CLOBBERED_ZERO_ACCUMULATOR:
-        writer = finding.related
-        yield (
-            writer or culprit,
-            (
-                f"{_what(writer)} redefines {reg}, an accumulator of the scale-d 0 "
-                f"wgmma.mma_async at line {line_of(culprit)}, while it is in flight, and {at} "
-                "reads it"
-            ),
-        )
-        yield (
-            writer or culprit,
-            "fix: wait for the wgmma before writing its accumulators",
-        )
-    elif cause is Cause.OVERLAPPING_ACCUMULATORS:
-        here, there = finding.counts or (0, 0)
-        yield (
-            culprit,
-            (
-                f"{reg} is accumulator {here} of this wgmma.mma_async and accumulator "
-                f"{there} of {at}: ptxas keeps a register at one position"
-            ),
-        )
-        yield (
-            culprit,
-            "fix: keep each register at one position of every accumulator list",
-        )
-    elif cause is Cause.SPLIT_ZERO_START_RANGE:
-        yield (
-            culprit,
-            (
-                f"this scale-d 0 wgmma.mma_async runs in a loop, and only part of its "
-                f"accumulators is live after it ({reg} is overwritten or never read): "
-                "ptxas keeps the accumulators of a loop as one live range"
-            ),
-        )
-        yield (
-            culprit,
-            "fix: keep every accumulator register live after the loop, or none of them",
-        )
-    elif cause is Cause.DIVERGENT_ARRIVE:
-        yield (
-            culprit,
-            (
-                f"the wgmma.mma_async at line {line_of(culprit)} needs an arrive (a fence) "
-                "that all threads of the warpgroup ran, and its last fence is on a path "
-                "only some threads take"
-            ),
-        )
-        yield from _branch_note(finding)
-        yield (
-            culprit,
-            "fix: put the wgmma.fence where every thread runs it, right before the wgmma",
-        )
-    elif cause is Cause.FRAGMENT_FROM_ACCUMULATOR:
-        yield (
-            culprit,
-            (
-                f"this wgmma.mma_async reads {reg} as its A fragment, an accumulator of {at}, "
-                "which is still in flight"
-            ),
-        )
-        yield (
-            culprit,
-            ("fix: put a wgmma.fence (or a wait for the first wgmma) before this one"),
-        )
-    elif cause is Cause.FRAGMENT_REDEFINED:
-        yield (
-            culprit,
-            (
-                f"{_what(culprit)} defines {reg}, part of the A fragment of {at}, inside "
-                "its stage"
-            ),
-        )
-        yield (
-            culprit,
-            (
-                "fix: compute every A fragment before the wgmma.fence, or fence before the "
-                "wgmma that reads it"
-            ),
-        )
-    elif cause in (Cause.PIPELINE_BUDGET, Cause.FUNCTION_BUDGET):
-        in_flight, limit = finding.counts or (model.max_in_flight, 0)
-        yield (
-            culprit,
-            (
-                f"{in_flight} accumulator registers are in flight at once; the limit is "
-                f"{limit} registers per thread"
-            ),
-        )
-        yield (
-            culprit,
-            (
-                "fix: fewer or smaller accumulators per stage (wait earlier), or a higher "
-                "-maxrregcount / .maxnreg"
-            ),
-        )
-    elif cause is Cause.INSTRUCTION_BUDGET:
-        yield culprit, "fix: a higher -maxrregcount / .maxnreg, or a smaller N"
-    elif cause is Cause.UNOPTIMIZED:
-        yield culprit, "-O0 and -g serialize every wgmma.mma_async"
-        yield culprit, "fix: compile with -O1 or higher and without -g"
+    return (
+        f"the wgmma.mma_async at line {wgmma.line}" if wgmma is not None else "a wgmma"
+    )
 
 
-def _branch_note(finding: Finding) -> Iterator[tuple[Operation | None, str]]:
+def _explain_read(model: GmmaFunctionModel, finding: Finding) -> Iterator[Note]:
+    culprit = finding.culprit
+    yield (
+        culprit,
+        (
+            f"{_what(culprit)} uses {_name(finding.register)}, an accumulator register "
+            f"of {_at(finding)}, while its group is still in flight"
+        ),
+    )
+    if finding.related is not None:
+        yield (
+            finding.related,
+            (
+                f"the wait cannot sink past the call at line {line_of(finding.related)}; "
+                "it goes before it"
+            ),
+        )
+    yield (
+        culprit,
+        (
+            f"fix: put 'wgmma.wait_group.sync.aligned 0' before line {line_of(culprit)}, "
+            "or move the use after the wait that drains the group"
+        ),
+    )
+
+
+def _explain_exit(model: GmmaFunctionModel, finding: Finding) -> Iterator[Note]:
+    culprit = finding.culprit
+    yield (
+        culprit,
+        (
+            f"the function returns at line {line_of(culprit)} with {_at(finding)} still "
+            "in flight"
+        ),
+    )
+    yield (
+        culprit,
+        "fix: end the pipeline with 'wgmma.wait_group.sync.aligned 0' before returning",
+    )
+
+
+def _explain_merged_copy(model: GmmaFunctionModel, finding: Finding) -> Iterator[Note]:
+    culprit = finding.culprit
+    merged = model.wgmma_of.get(culprit) if culprit is not None else None
+    source = merged.merged_into if merged is not None else None
+    yield (
+        culprit,
+        (
+            f"this wgmma.mma_async has the same inputs as the one at line "
+            f"{source.line if source is not None else 0}: ptxas issues one and copies its "
+            "accumulators, which needs the first one complete"
+        ),
+    )
+    yield (
+        culprit,
+        "fix: give the two wgmma different inputs, or put a wgmma.fence between them",
+    )
+
+
+def _explain_managed_read(model: GmmaFunctionModel, finding: Finding) -> Iterator[Note]:
+    culprit = finding.culprit
+    yield (
+        culprit,
+        (
+            f"{_what(culprit)} reads {_name(finding.register)}, an accumulator of "
+            f"{_at(finding)}, which the program's own wgmma.wait_group leaves in flight"
+        ),
+    )
+    yield (
+        culprit,
+        (
+            f"fix: wait with a smaller count before line {line_of(culprit)} "
+            "(e.g. 'wgmma.wait_group.sync.aligned 0'), or read it after the wait that "
+            "drains its group"
+        ),
+    )
+
+
+def _explain_midstage_read(
+    model: GmmaFunctionModel, finding: Finding
+) -> Iterator[Note]:
+    culprit = finding.culprit
+    yield (
+        culprit,
+        (
+            f"{_what(culprit)} reads {_name(finding.register)}, an accumulator of the "
+            "stage, between two wgmma.mma_async of that stage"
+        ),
+    )
+    yield (
+        culprit,
+        (
+            "fix: move it after the stage's wgmma.wait_group, or split the stage: commit, "
+            "wait and fence before it"
+        ),
+    )
+
+
+def _explain_divergent_commit(
+    model: GmmaFunctionModel, finding: Finding
+) -> Iterator[Note]:
+    culprit = finding.culprit
+    yield (
+        culprit,
+        (
+            f"the commit at line {line_of(culprit)} closes a group in which "
+            f"{_at(finding)} runs under a different thread-dependent condition than the "
+            "commit"
+        ),
+    )
+    yield from _branch_note(finding)
+    yield (
+        culprit,
+        (
+            "fix: keep fence, wgmma and commit under one condition, and predicate on a "
+            "uniform value instead of branching on %tid"
+        ),
+    )
+
+
+def _explain_divergent_wait(
+    model: GmmaFunctionModel, finding: Finding
+) -> Iterator[Note]:
+    culprit = finding.culprit
+    yield (
+        culprit,
+        (
+            f"a wait is needed at {_what(culprit)}, on a path that only some threads of "
+            "the warpgroup take"
+        ),
+    )
+    yield from _branch_note(finding)
+    yield (
+        culprit,
+        (
+            "fix: wait for the group (wgmma.wait_group 0) before the divergent branch, "
+            "or predicate instead of branching"
+        ),
+    )
+
+
+def _explain_call_in_stage(
+    model: GmmaFunctionModel, finding: Finding
+) -> Iterator[Note]:
+    culprit = finding.culprit
+    yield (
+        culprit,
+        (
+            f"the call at line {line_of(culprit)} sits inside a pipeline stage: the "
+            f"wgmma.mma_async or commit after it (line {finding.line}) needs an arrive "
+            "that not all threads may reach"
+        ),
+    )
+    yield (
+        culprit,
+        (
+            "fix: move the call before the wgmma.fence or after the wgmma.wait_group, "
+            "or let ptxas inline the callee (compile without -c)"
+        ),
+    )
+
+
+def _explain_opaque_call(model: GmmaFunctionModel, finding: Finding) -> Iterator[Note]:
+    culprit = finding.culprit
+    yield (
+        culprit,
+        (
+            f"the call at line {line_of(culprit)} is opaque to ptxas (an .extern .func, "
+            "or any call under -c)"
+        ),
+    )
+    yield (
+        culprit,
+        (
+            "fix: inline the callee (whole-program compile), or move the call out of "
+            "the function that issues wgmma"
+        ),
+    )
+
+
+def _explain_wgmma_callee(model: GmmaFunctionModel, finding: Finding) -> Iterator[Note]:
+    culprit = finding.culprit
+    yield (
+        culprit,
+        f"the call at line {line_of(culprit)} runs a function that issues wgmma itself",
+    )
+    yield culprit, "fix: inline the callee, or keep each pipeline in one function"
+
+
+def _explain_clobbered_input(
+    model: GmmaFunctionModel, finding: Finding
+) -> Iterator[Note]:
+    writer = finding.related
+    where = writer or finding.culprit
+    yield (
+        where,
+        (
+            f"{_what(writer)} redefines {_name(finding.register)}, an accumulator of "
+            f"{_at(finding)}, which reads its accumulator input, before the wait at line "
+            f"{line_of(finding.culprit)} drains it"
+        ),
+    )
+    yield where, "fix: write the accumulator after the wgmma.wait_group"
+
+
+def _explain_clobbered_zero(
+    model: GmmaFunctionModel, finding: Finding
+) -> Iterator[Note]:
+    writer = finding.related
+    where = writer or finding.culprit
+    yield (
+        where,
+        (
+            f"{_what(writer)} redefines {_name(finding.register)}, an accumulator of the "
+            f"scale-d 0 wgmma.mma_async at line {line_of(finding.culprit)}, while it is "
+            f"in flight, and {_at(finding)} reads it"
+        ),
+    )
+    yield where, "fix: wait for the wgmma before writing its accumulators"
+
+
+def _explain_overlapping_accumulators(
+    model: GmmaFunctionModel, finding: Finding
+) -> Iterator[Note]:
+    here, there = finding.counts or (0, 0)
+    yield (
+        finding.culprit,
+        (
+            f"{_name(finding.register)} is accumulator {here} of this wgmma.mma_async and "
+            f"accumulator {there} of {_at(finding)}: ptxas keeps a register at one "
+            "position"
+        ),
+    )
+    yield (
+        finding.culprit,
+        "fix: keep each register at one position of every accumulator list",
+    )
+
+
+def _explain_split_zero_start(
+    model: GmmaFunctionModel, finding: Finding
+) -> Iterator[Note]:
+    yield (
+        finding.culprit,
+        (
+            "this scale-d 0 wgmma.mma_async runs in a loop, and only part of its "
+            f"accumulators is live after it ({_name(finding.register)} is overwritten or "
+            "never read): ptxas keeps the accumulators of a loop as one live range"
+        ),
+    )
+    yield (
+        finding.culprit,
+        "fix: keep every accumulator register live after the loop, or none of them",
+    )
+
+
+def _explain_divergent_arrive(
+    model: GmmaFunctionModel, finding: Finding
+) -> Iterator[Note]:
+    culprit = finding.culprit
+    yield (
+        culprit,
+        (
+            f"the wgmma.mma_async at line {line_of(culprit)} needs an arrive (a fence) "
+            "that all threads of the warpgroup ran, and its last fence is on a path "
+            "only some threads take"
+        ),
+    )
+    yield from _branch_note(finding)
+    yield (
+        culprit,
+        "fix: put the wgmma.fence where every thread runs it, right before the wgmma",
+    )
+
+
+def _explain_fragment_from_accumulator(
+    model: GmmaFunctionModel, finding: Finding
+) -> Iterator[Note]:
+    yield (
+        finding.culprit,
+        (
+            f"this wgmma.mma_async reads {_name(finding.register)} as its A fragment, an "
+            f"accumulator of {_at(finding)}, which is still in flight"
+        ),
+    )
+    yield (
+        finding.culprit,
+        "fix: put a wgmma.fence (or a wait for the first wgmma) before this one",
+    )
+
+
+def _explain_fragment_redefined(
+    model: GmmaFunctionModel, finding: Finding
+) -> Iterator[Note]:
+    culprit = finding.culprit
+    yield (
+        culprit,
+        (
+            f"{_what(culprit)} defines {_name(finding.register)}, part of the A fragment "
+            f"of {_at(finding)}, inside its stage"
+        ),
+    )
+    yield (
+        culprit,
+        (
+            "fix: compute every A fragment before the wgmma.fence, or fence before the "
+            "wgmma that reads it"
+        ),
+    )
+
+
+def _explain_budget(model: GmmaFunctionModel, finding: Finding) -> Iterator[Note]:
+    in_flight, limit = finding.counts or (model.max_in_flight, 0)
+    yield (
+        finding.culprit,
+        (
+            f"{in_flight} accumulator registers are in flight at once; the limit is "
+            f"{limit} registers per thread"
+        ),
+    )
+    yield (
+        finding.culprit,
+        (
+            "fix: fewer or smaller accumulators per stage (wait earlier), or a higher "
+            "-maxrregcount / .maxnreg"
+        ),
+    )
+
+
+def _explain_instruction_budget(
+    model: GmmaFunctionModel, finding: Finding
+) -> Iterator[Note]:
+    yield finding.culprit, "fix: a higher -maxrregcount / .maxnreg, or a smaller N"
+
+
+def _explain_unoptimized(model: GmmaFunctionModel, finding: Finding) -> Iterator[Note]:
+    yield finding.culprit, "-O0 and -g serialize every wgmma.mma_async"
+    yield finding.culprit, "fix: compile with -O1 or higher and without -g"
+
+
+EXPLAINERS: dict[Cause, Explainer] = {
+    Cause.READ: _explain_read,
+    Cause.EXIT: _explain_exit,
+    Cause.MERGED_COPY: _explain_merged_copy,
+    Cause.MANAGED_READ: _explain_managed_read,
+    Cause.MIDSTAGE_READ: _explain_midstage_read,
+    Cause.DIVERGENT_COMMIT: _explain_divergent_commit,
+    Cause.DIVERGENT_FENCE: _explain_divergent_wait,
+    Cause.DIVERGENT_EXIT: _explain_divergent_wait,
+    Cause.CALL_IN_STAGE: _explain_call_in_stage,
+    Cause.OPAQUE_CALL: _explain_opaque_call,
+    Cause.WGMMA_CALLEE: _explain_wgmma_callee,
+    Cause.CLOBBERED_INPUT_ACCUMULATOR: _explain_clobbered_input,
+    Cause.CLOBBERED_ZERO_ACCUMULATOR: _explain_clobbered_zero,
+    Cause.OVERLAPPING_ACCUMULATORS: _explain_overlapping_accumulators,
+    Cause.SPLIT_ZERO_START_RANGE: _explain_split_zero_start,
+    Cause.DIVERGENT_ARRIVE: _explain_divergent_arrive,
+    Cause.FRAGMENT_FROM_ACCUMULATOR: _explain_fragment_from_accumulator,
+    Cause.FRAGMENT_REDEFINED: _explain_fragment_redefined,
+    Cause.PIPELINE_BUDGET: _explain_budget,
+    Cause.FUNCTION_BUDGET: _explain_budget,
+    Cause.INSTRUCTION_BUDGET: _explain_instruction_budget,
+    Cause.UNOPTIMIZED: _explain_unoptimized,
+}
+"""The notes of each cause; every cause has one."""
+
+
+def _branch_note(finding: Finding) -> Iterator[Note]:
     branch = finding.branch
     if branch is None:
         return
