@@ -1,0 +1,1 @@
+"""Helpers shared by the ori passes: each module here serves several passes and is none."""
