@@ -22,8 +22,6 @@ from xdsl.transforms import get_all_passes as get_xdsl_passes
 from tileas_py.diagnostics import LocatedParser, collect_diagnostics
 from tileas_py.dialects import get_all_dialects
 from tileas_py.passes import get_all_passes as get_project_passes
-from tileas_py.ptx.reader import read_ptx
-from tileas_py.ptx.writer import write_ptx
 
 __all__ = [
     "all_passes",
@@ -35,6 +33,7 @@ __all__ = [
     "read_ptx",
     "run_pipeline",
     "verify",
+    "verify_beyond_ops",
 ]
 
 
@@ -66,14 +65,20 @@ def parse_mlir(
 
 
 def verify(module: ModuleOp) -> None:
-    """What `tileas-opt` checks before the first pass: the op verifiers, the `nvvm.*`
-    discardable attributes, and what xDSL does not check: comparison predicates and SSA
-    dominance."""
+    """What `tileas-opt` checks before the first pass: the op verifiers, then
+    `verify_beyond_ops`."""
+    module.verify()
+    verify_beyond_ops(module)
+
+
+def verify_beyond_ops(module: ModuleOp) -> None:
+    """What no op verifier checks: the `nvvm.*` discardable attributes (MLIR checks them
+    through its dialect hooks, which xDSL lacks), and what xDSL does not check:
+    comparison predicates and SSA dominance."""
     from tileas_py.dialects.nvvm.kernel import verify_nvvm_attributes
     from tileas_py.xdsl_gaps.comparison_predicates import verify_comparison_predicates
     from tileas_py.xdsl_gaps.dominance import verify_dominance
 
-    module.verify()
     verify_nvvm_attributes(module)
     verify_comparison_predicates(module)
     verify_dominance(module)
@@ -102,8 +107,17 @@ def print_mlir(module: ModuleOp, generic: bool = False) -> str:
     return out.getvalue() + "\n"
 
 
+def read_ptx(text: str, name: str = "<stdin>", line_offset: int = 0) -> ModuleOp:
+    """Parse a PTX module into ori (raises xDSL's ParseError on bad or unsupported PTX)."""
+    from tileas_py.ptx.reader import read_ptx as read
+
+    return read(text, name, line_offset)
+
+
 def print_ptx(module: ModuleOp) -> str:
     """An ori module as PTX text (what `tileas-opt -t ptx` prints)."""
+    from tileas_py.ptx.writer import write_ptx
+
     out = io.StringIO()
     write_ptx(module, out)
     return out.getvalue()

@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tileas_py.hw.tcgen05_descriptor import LeadingMode, Swizzle, Tcgen05SmemDescriptor
+from tileas_py.hw.wgmma_smem import canonical_offsets
 
 CHUNK = 16
 LINE = 128
@@ -64,33 +65,17 @@ def operand_addresses(
         raise ValueError(
             "the absolute leading-dimension mode (sm_103a) is not modelled"
         )
-    per_chunk = CHUNK // element_bytes
     swizzle = descriptor.swizzle
-    width = swizzle.row_bytes // CHUNK
-    lbo = descriptor.leading_byte_offset
-    sbo = descriptor.stride_byte_offset
-    i = np.arange(mn, dtype=np.int64)[:, None]
-    j = np.arange(k, dtype=np.int64)[None, :]
-    if k_major:
-        row = (i % 8) * width * CHUNK + (i // 8) * sbo
-        inner = (j % per_chunk) * element_bytes
-        column = (j // per_chunk) * (lbo if swizzle is Swizzle.NONE else CHUNK)
-        offset = row + inner + column
-    elif swizzle is Swizzle.NONE:
-        offset = (
-            (i % per_chunk) * element_bytes
-            + (i // per_chunk) * sbo
-            + (j % 8) * CHUNK
-            + (j // 8) * lbo
-        )
-    else:
-        offset = (
-            (i % per_chunk) * element_bytes
-            + ((i // per_chunk) % width) * CHUNK
-            + (i // (per_chunk * width)) * lbo
-            + (j % 8) * width * CHUNK
-            + (j // 8) * sbo
-        )
+    offset = canonical_offsets(
+        mn,
+        k,
+        element_bytes,
+        k_major=k_major,
+        swizzled=swizzle is not Swizzle.NONE,
+        width=swizzle.row_bytes // CHUNK,
+        lbo=descriptor.leading_byte_offset,
+        sbo=descriptor.stride_byte_offset,
+    )
     return swizzle_address(
         descriptor.start_address + offset, swizzle, descriptor.base_offset
     )

@@ -77,33 +77,56 @@ def operand_addresses(
         >>> operand_addresses(d, 16, 16, 2, k_major=True)[9, 10].item()
         404
     """
-    per_chunk = CHUNK // element_bytes
     swizzle = descriptor.swizzle
-    width = _CHUNKS_PER_ROW[swizzle]
-    lbo = descriptor.leading_byte_offset
-    sbo = descriptor.stride_byte_offset
+    offset = canonical_offsets(
+        mn,
+        k,
+        element_bytes,
+        k_major=k_major,
+        swizzled=swizzle is not Swizzle.NONE,
+        width=_CHUNKS_PER_ROW[swizzle],
+        lbo=descriptor.leading_byte_offset,
+        sbo=descriptor.stride_byte_offset,
+    )
+    return swizzle_address(
+        descriptor.start_address + offset, swizzle, descriptor.base_offset
+    )
+
+
+def canonical_offsets(
+    mn: int,
+    k: int,
+    element_bytes: int,
+    *,
+    k_major: bool,
+    swizzled: bool,
+    width: int,
+    lbo: int,
+    sbo: int,
+) -> Ints:
+    """The byte offset from the start of every element (i, j) of a canonical layout (see
+    the module docstring), before the swizzle: `width` chunks a swizzle row, `lbo` and
+    `sbo` the descriptor's leading and stride byte offsets. The tcgen05 descriptor names
+    the same layouts (`tcgen05_smem`)."""
+    per_chunk = CHUNK // element_bytes
     i = np.arange(mn, dtype=np.int64)[:, None]
     j = np.arange(k, dtype=np.int64)[None, :]
     if k_major:
         row = (i % 8) * width * CHUNK + (i // 8) * sbo
         inner = (j % per_chunk) * element_bytes
-        column = (j // per_chunk) * (lbo if swizzle is Swizzle.NONE else CHUNK)
-        offset = row + inner + column
-    elif swizzle is Swizzle.NONE:
-        offset = (
+        column = (j // per_chunk) * (CHUNK if swizzled else lbo)
+        return row + inner + column
+    if not swizzled:
+        return (
             (i % per_chunk) * element_bytes
             + (i // per_chunk) * sbo
             + (j % 8) * CHUNK
             + (j // 8) * lbo
         )
-    else:
-        offset = (
-            (i % per_chunk) * element_bytes
-            + ((i // per_chunk) % width) * CHUNK
-            + (i // (per_chunk * width)) * lbo
-            + (j % 8) * width * CHUNK
-            + (j // 8) * sbo
-        )
-    return swizzle_address(
-        descriptor.start_address + offset, swizzle, descriptor.base_offset
+    return (
+        (i % per_chunk) * element_bytes
+        + ((i // per_chunk) % width) * CHUNK
+        + (i // (per_chunk * width)) * lbo
+        + (j % 8) * width * CHUNK
+        + (j // 8) * sbo
     )

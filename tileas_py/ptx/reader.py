@@ -875,6 +875,14 @@ class PtxReader:
             return PairAttr(operand, self.read_single_operand(registers))
         return operand
 
+    def _operands_until(self, close: str, registers: list[SSAValue]) -> list[Attribute]:
+        """Comma-separated operands up to and including the punctuation `close`."""
+        elements = [self.read_operand(registers)]
+        while self.lexer.take_punct(","):
+            elements.append(self.read_operand(registers))
+        self.lexer.expect_punct(close)
+        return elements
+
     def read_single_operand(self, registers: list[SSAValue]) -> Attribute:
         lexer = self.lexer
         token = lexer.current
@@ -888,20 +896,12 @@ class PtxReader:
                 return self.read_address(registers)
             if punct == "{":
                 lexer.advance()
-                elements = [self.read_operand(registers)]
-                while lexer.take_punct(","):
-                    elements.append(self.read_operand(registers))
-                lexer.expect_punct("}")
-                return VectorAttr(elements)
+                return VectorAttr(self._operands_until("}", registers))
             if punct == "(":
                 lexer.advance()
                 if lexer.take_punct(")"):
                     return ParenAttr(())
-                elements = [self.read_operand(registers)]
-                while lexer.take_punct(","):
-                    elements.append(self.read_operand(registers))
-                lexer.expect_punct(")")
-                return ParenAttr(elements)
+                return ParenAttr(self._operands_until(")", registers))
             if punct == "!":
                 lexer.advance()
                 return NotAttr(self.read_single_operand(registers))

@@ -10,11 +10,10 @@ placed out of line, such as an mbarrier wait's retry path, is not in the range).
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from tileas_py.ptx.toolchain import find_tool
+from tileas_py.ptx.toolchain import cuobjdump_sass
 
 _LINE = re.compile(r"\s*/\*([0-9a-f]{4,})\*/\s*(.*?)\s*;")
 _BRANCH = re.compile(r"^(?:@!?U?P\w+\s+)?BRA(?:\.\S+)?\s+(?:`\(\S+\)\s*)?0x([0-9a-f]+)")
@@ -44,20 +43,9 @@ class Loop:
 
 def listing(cubin: Path, function: str | None = None) -> list[Instruction]:
     """The SASS of `function` (the first one when None) with addresses; NOPs dropped."""
-    cuobjdump = find_tool("cuobjdump")
-    if cuobjdump is None:
-        raise FileNotFoundError(
-            "cuobjdump not found: pip install nvidia-cuda-cuobjdump==13.5.37"
-        )
-    proc = subprocess.run(
-        [str(cuobjdump), "-sass", str(cubin)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
     found: list[Instruction] = []
     current: str | None = None
-    for line in proc.stdout.splitlines():
+    for line in cuobjdump_sass(cubin).splitlines():
         if "Function :" in line:
             current = line.split("Function :")[1].strip()
             if found and function is None:

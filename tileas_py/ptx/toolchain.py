@@ -79,12 +79,9 @@ def run_ptxas(
 _SASS_LINE = re.compile(r"\s*/\*[0-9a-f]{4,}\*/\s*(.*?)\s*;")
 
 
-def disassemble(cubin: Path) -> list[str]:
-    """The SASS of a cubin, one instruction a line, without addresses and encodings.
-
-    `Function : name` lines separate the functions. Uses `cuobjdump -sass` from the
-    `nvidia-cuda-cuobjdump` wheel (raises FileNotFoundError if it is missing).
-    """
+def cuobjdump_sass(cubin: Path) -> str:
+    """`cuobjdump -sass` of a cubin, from the `nvidia-cuda-cuobjdump` wheel (raises
+    FileNotFoundError if it is missing)."""
     cuobjdump = find_tool("cuobjdump")
     if cuobjdump is None:
         raise FileNotFoundError(
@@ -96,8 +93,17 @@ def disassemble(cubin: Path) -> list[str]:
         text=True,
         check=True,
     )
+    return proc.stdout
+
+
+def disassemble(cubin: Path) -> list[str]:
+    """The SASS of a cubin, one instruction a line, without addresses and encodings.
+
+    `Function : name` lines separate the functions. Uses `cuobjdump -sass` from the
+    `nvidia-cuda-cuobjdump` wheel (raises FileNotFoundError if it is missing).
+    """
     lines: list[str] = []
-    for line in proc.stdout.splitlines():
+    for line in cuobjdump_sass(cubin).splitlines():
         if "Function :" in line:
             lines.append(line.strip())
         elif (match := _SASS_LINE.match(line)) is not None:

@@ -106,19 +106,30 @@ def ptx_instruction_text(op: InstructionOp) -> str:
     for reg in (*op.registers, *([] if op.guard is None else [op.guard])):
         owner = reg.owner
         names[reg] = owner.ptx_name if isinstance(owner, RegOp) else str(reg)
-    text = ""
-    if op.guard is not None:
-        text += f"@{'!' if op.guard_negated else ''}{names[op.guard]} "
-    text += _PTX_SPELLING.get(type(op), op.opcode.data)
+    text = _guarded_opcode(op, names)
     if isinstance(op, BraOp):
         return f"{text} <target>;"
     if op.layout.data:
-        registers = iter(op.registers)
-        operands = ", ".join(
-            _operand_text(operand, registers, names) for operand in op.layout
-        )
-        text += f" {operands}"
+        text += f" {_operand_list(op, names)}"
     return text + ";"
+
+
+def _guard_text(op: InstructionOp, names: dict[SSAValue, str]) -> str:
+    """The instruction's guard (`@%p1 `, `@!%p1 `), or nothing."""
+    if op.guard is None:
+        return ""
+    return f"@{'!' if op.guard_negated else ''}{names[op.guard]} "
+
+
+def _guarded_opcode(op: InstructionOp, names: dict[SSAValue, str]) -> str:
+    """The guard and the opcode as PTX spells it (`@%p1 bar.sync`)."""
+    return _guard_text(op, names) + _PTX_SPELLING.get(type(op), op.opcode.data)
+
+
+def _operand_list(op: InstructionOp, names: dict[SSAValue, str]) -> str:
+    """The instruction's operands, comma-separated, registers named by `names`."""
+    registers = iter(op.registers)
+    return ", ".join(_operand_text(operand, registers, names) for operand in op.layout)
 
 
 def _quote(text: str) -> str:
@@ -431,12 +442,11 @@ class _FunctionWriter:
             self.wait_loops += 1
             label = f"$L__ori_wait_{self.wait_loops}"
         self.wait_loops += 1
-        registers = iter(op.registers)
-        operands = ", ".join(self._operand(o, registers) for o in op.layout)
-        guard = skip = ""
+        operands = _operand_list(op, self.names)
+        guard = _guard_text(op, self.names)
+        skip = ""
         if op.guard is not None:
             name = self.names[op.guard]
-            guard = f"@{'!' if op.guard_negated else ''}{name} "
             # A false guard skips the wait: the loop must not spin on a stale predicate.
             skip = f"\t@{'' if op.guard_negated else '!'}{name} bra \t{label}_done;\n"
         yield "\t{\n\t.reg .pred \t%p_wait;\n"
@@ -449,20 +459,13 @@ class _FunctionWriter:
         yield "\t}\n"
 
     def _instruction(self, op: InstructionOp) -> str:
-        text = "\t"
-        if op.guard is not None:
-            text += f"@{'!' if op.guard_negated else ''}{self.names[op.guard]} "
-        text += _PTX_SPELLING.get(type(op), op.opcode.data)
+        text = "\t" + _guarded_opcode(op, self.names)
         if isinstance(op, BraOp):
             return f"{text} \t{self.labels[self._dest(op.target)]};\n"
         if isinstance(op, BrxOp):
             return self._target_list(op) + self._indirect_branch(text, op)
         if op.layout.data:
-            registers = iter(op.registers)
-            operands = ", ".join(
-                self._operand(operand, registers) for operand in op.layout
-            )
-            text += f" \t{operands}"
+            text += f" \t{_operand_list(op, self.names)}"
         return text + ";\n"
 
     def _target_list(self, op: BrxOp) -> str:
@@ -481,9 +484,6 @@ class _FunctionWriter:
     def _indirect_branch(self, text: str, op: BrxOp) -> str:
         index = _operand_text(op.layout.data[0], iter(op.registers), self.names)
         return f"{text} \t{index}, {self.list_names[op]};\n"
-
-    def _operand(self, operand: Attribute, registers: Iterator[SSAValue]) -> str:
-        return _operand_text(operand, registers, self.names)
 
 
 def _operand_text(

@@ -14,7 +14,6 @@ the targets it is gated on, and the checks tileas-py adds to upstream's.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -25,6 +24,7 @@ from tileas_py.dialects.nvvm import NVVM
 from tileas_py.dialects.nvvm.base import NVVMOp
 from tileas_py.dialects.nvvm.target import TargetSMTrait
 from tileas_py.dialects.nvvm.upstream import UPSTREAM_OPS, UPSTREAM_VERSION
+from tileas_py.tools.generated_page import page_main
 
 DOCS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "nvvm-coverage.md"
 
@@ -108,25 +108,14 @@ def reference() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Print docs/nvvm-coverage.md.")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="write the page")
-    mode.add_argument("--check", action="store_true", help="fail when it is stale")
-    args = parser.parse_args(argv)
-    page = reference()
-    if args.write:
-        DOCS_PAGE.write_text(page)
-    elif args.check:
-        if DOCS_PAGE.read_text() != page:
-            print(
-                f"{DOCS_PAGE} is stale: run python -m tileas_py.tools.nvvm_coverage "
-                "--write",
-                file=sys.stderr,
-            )
-            return 1
-    else:
-        sys.stdout.write(page)
-    return 0
+    return page_main(
+        argv,
+        page=reference,
+        path=DOCS_PAGE,
+        module="tileas_py.tools.nvvm_coverage",
+        description="Print docs/nvvm-coverage.md.",
+        write_help="write the page",
+    )
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ where such a pass keeps it.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import dataclasses
 import inspect
@@ -27,6 +26,7 @@ from pathlib import Path
 from xdsl.passes import ModulePass
 
 from tileas_py.passes import PASSES, get_all_passes
+from tileas_py.tools.generated_page import page_main
 
 DOCS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "passes.md"
 
@@ -157,24 +157,14 @@ def _anchor(name: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Print docs/passes.md.")
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--write", action="store_true", help="write docs/passes.md")
-    mode.add_argument("--check", action="store_true", help="fail when it is stale")
-    args = parser.parse_args(argv)
-    page = reference()
-    if args.write:
-        DOCS_PAGE.write_text(page)
-    elif args.check:
-        if DOCS_PAGE.read_text() != page:
-            print(
-                f"{DOCS_PAGE} is stale: run python -m tileas_py.tools.pass_reference --write",
-                file=sys.stderr,
-            )
-            return 1
-    else:
-        sys.stdout.write(page)
-    return 0
+    return page_main(
+        argv,
+        page=reference,
+        path=DOCS_PAGE,
+        module="tileas_py.tools.pass_reference",
+        description="Print docs/passes.md.",
+        write_help="write docs/passes.md",
+    )
 
 
 if __name__ == "__main__":

@@ -132,17 +132,10 @@ class TileasOptMain(xDSLOptMain):
 
     def apply_passes(self, prog: ModuleOp) -> None:
         if not self.args.disable_verify:
-            # Attributes such as `nvvm.kernel` belong to no op's verifier (MLIR checks them
-            # through its dialect hooks, which xDSL lacks), so they are checked here.
-            from tileas_py.dialects.nvvm.kernel import verify_nvvm_attributes
-            from tileas_py.xdsl_gaps.comparison_predicates import (
-                verify_comparison_predicates,
-            )
-            from tileas_py.xdsl_gaps.dominance import verify_dominance
+            # xDSLOptMain runs the op verifiers; the rest of `api.verify` is done here.
+            from tileas_py.api import verify_beyond_ops
 
-            verify_nvvm_attributes(prog)
-            verify_comparison_predicates(prog)
-            verify_dominance(prog)
+            verify_beyond_ops(prog)
         try:
             super().apply_passes(prog)
         except NotImplementedError as e:

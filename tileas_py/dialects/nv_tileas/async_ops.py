@@ -238,8 +238,41 @@ def verify_slots(pipeline: Attribute, slots: Sequence[Attribute]) -> None:
         )
 
 
+class _StageAcquire(IRDLOperation):
+    """The acquires of a pipeline stage: wait until it is ready, return its slots."""
+
+    pipeline = operand_def(PipelineType)
+    slots = var_result_def(TensorType)
+
+    assembly_format = "$pipeline attr-dict `:` type($pipeline) `->` type($slots)"
+
+    def __init__(self, pipeline: SSAValue | Operation) -> None:
+        pipeline_type = SSAValue.get(pipeline).type
+        assert isinstance(pipeline_type, PipelineType)
+        super().__init__(
+            operands=[pipeline], result_types=[pipeline_type.slot_types.data]
+        )
+
+    def verify_(self) -> None:
+        verify_slots(self.pipeline.type, self.slots.types)
+
+
+class _StageArrive(IRDLOperation):
+    """The arrives that hand a pipeline stage to the other side: an arrive on one of
+    its mbarriers."""
+
+    pipeline = operand_def(PipelineType)
+
+    traits = traits_def(AsyncFenceOrArrive())
+
+    assembly_format = "$pipeline attr-dict `:` type($pipeline)"
+
+    def __init__(self, pipeline: SSAValue | Operation) -> None:
+        super().__init__(operands=[pipeline])
+
+
 @irdl_op_definition
-class ProducerAcquireOp(IRDLOperation):
+class ProducerAcquireOp(_StageAcquire):
     """
     Waits until the producer's next stage is empty and returns its slots.
 
@@ -248,24 +281,9 @@ class ProducerAcquireOp(IRDLOperation):
 
     name = "nv_tileas.async.pipeline.producer_acquire"
 
-    pipeline = operand_def(PipelineType)
-    slots = var_result_def(TensorType)
-
-    assembly_format = "$pipeline attr-dict `:` type($pipeline) `->` type($slots)"
-
-    def __init__(self, pipeline: SSAValue | Operation) -> None:
-        pipeline_type = SSAValue.get(pipeline).type
-        assert isinstance(pipeline_type, PipelineType)
-        super().__init__(
-            operands=[pipeline], result_types=[pipeline_type.slot_types.data]
-        )
-
-    def verify_(self) -> None:
-        verify_slots(self.pipeline.type, self.slots.types)
-
 
 @irdl_op_definition
-class ProducerCommitOp(IRDLOperation):
+class ProducerCommitOp(_StageArrive):
     """
     Marks the producer's current stage full (an arrive on its full mbarrier).
 
@@ -274,18 +292,9 @@ class ProducerCommitOp(IRDLOperation):
 
     name = "nv_tileas.async.pipeline.producer_commit"
 
-    pipeline = operand_def(PipelineType)
-
-    traits = traits_def(AsyncFenceOrArrive())
-
-    assembly_format = "$pipeline attr-dict `:` type($pipeline)"
-
-    def __init__(self, pipeline: SSAValue | Operation) -> None:
-        super().__init__(operands=[pipeline])
-
 
 @irdl_op_definition
-class ConsumerAcquireOp(IRDLOperation):
+class ConsumerAcquireOp(_StageAcquire):
     """
     Waits until the consumer's next stage is full and returns its slots.
 
@@ -294,24 +303,9 @@ class ConsumerAcquireOp(IRDLOperation):
 
     name = "nv_tileas.async.pipeline.consumer_acquire"
 
-    pipeline = operand_def(PipelineType)
-    slots = var_result_def(TensorType)
-
-    assembly_format = "$pipeline attr-dict `:` type($pipeline) `->` type($slots)"
-
-    def __init__(self, pipeline: SSAValue | Operation) -> None:
-        pipeline_type = SSAValue.get(pipeline).type
-        assert isinstance(pipeline_type, PipelineType)
-        super().__init__(
-            operands=[pipeline], result_types=[pipeline_type.slot_types.data]
-        )
-
-    def verify_(self) -> None:
-        verify_slots(self.pipeline.type, self.slots.types)
-
 
 @irdl_op_definition
-class ConsumerReleaseOp(IRDLOperation):
+class ConsumerReleaseOp(_StageArrive):
     """
     Hands the consumer's oldest acquired stage back to the producer (an arrive on its
     empty mbarrier).
@@ -320,15 +314,6 @@ class ConsumerReleaseOp(IRDLOperation):
     """
 
     name = "nv_tileas.async.pipeline.consumer_release"
-
-    pipeline = operand_def(PipelineType)
-
-    traits = traits_def(AsyncFenceOrArrive())
-
-    assembly_format = "$pipeline attr-dict `:` type($pipeline)"
-
-    def __init__(self, pipeline: SSAValue | Operation) -> None:
-        super().__init__(operands=[pipeline])
 
 
 @irdl_op_definition

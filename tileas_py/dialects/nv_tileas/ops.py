@@ -36,9 +36,11 @@ from xdsl.irdl import (
     var_operand_def,
 )
 from xdsl.parser import Parser
+from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
 from xdsl.traits import (
     AlwaysSpeculatable,
+    HasCanonicalizationPatternsTrait,
     HasParent,
     IsolatedFromAbove,
     IsTerminator,
@@ -210,6 +212,18 @@ class ReturnOp(IRDLOperation):
         super().__init__()
 
 
+class ConvertLayoutHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from tileas_py.dialects.nv_tileas.canonicalization import (
+            EraseDeadConvert,
+            FoldConvertChain,
+            FoldIdentityConvert,
+        )
+
+        return (FoldIdentityConvert(), FoldConvertChain(), EraseDeadConvert())
+
+
 @irdl_op_definition
 class ConvertLayoutOp(IRDLOperation):
     """
@@ -226,7 +240,10 @@ class ConvertLayoutOp(IRDLOperation):
     result = result_def(TensorType)
 
     traits = traits_def(
-        ConvertLayoutEffects(), AlwaysSpeculatable(), TileLayoutsMatchRank()
+        ConvertLayoutEffects(),
+        AlwaysSpeculatable(),
+        TileLayoutsMatchRank(),
+        ConvertLayoutHasCanonicalizationPatterns(),
     )
 
     assembly_format = "$source attr-dict `:` type($source) `->` type($result)"

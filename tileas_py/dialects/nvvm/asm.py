@@ -49,7 +49,12 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
-from tileas_py.dialects.nvvm.ods import Ods, address_space_of, ods_of
+from tileas_py.dialects.nvvm.ods import (
+    Ods,
+    address_space_of,
+    ods_of,
+    operand_segment_sizes,
+)
 
 if TYPE_CHECKING:
     from tileas_py.dialects.nvvm.base import NVVMOp
@@ -210,7 +215,7 @@ def _operand_groups(op: IRDLOperation_) -> dict[str, list[SSAValue]]:
     op_def = op.get_irdl_definition()
     groups: dict[str, list[SSAValue]] = {}
     defs = op_def.operands
-    sizes = _segment_sizes(op)
+    sizes = operand_segment_sizes(op)
     if sizes is None:
         variadic = [i for i, (_, d) in enumerate(defs) if isinstance(d, VarOperandDef)]
         extra = len(op.operands) - (len(defs) - len(variadic))
@@ -223,13 +228,6 @@ def _operand_groups(op: IRDLOperation_) -> dict[str, list[SSAValue]]:
 
 
 IRDLOperation_ = Any
-
-
-def _segment_sizes(op: IRDLOperation_) -> list[int] | None:
-    sizes = op.properties.get("operandSegmentSizes")
-    if isinstance(sizes, DenseArrayBase):
-        return [int(v) for v in cast(DenseArrayBase[Any], sizes).get_values()]
-    return None
 
 
 def _result_groups(op: IRDLOperation_) -> dict[str, list[SSAValue]]:

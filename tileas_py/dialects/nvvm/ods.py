@@ -284,7 +284,8 @@ def ods_of(constraint: object) -> Ods[Any] | None:
 _summary = ods_of
 
 
-def _segment_sizes(op: Operation) -> list[int] | None:
+def operand_segment_sizes(op: Operation) -> list[int] | None:
+    """The sizes of `op`'s operand groups in its `operandSegmentSizes` property, if any."""
     sizes = op.properties.get("operandSegmentSizes")
     if isinstance(sizes, DenseArrayBase):
         return [int(v) for v in cast(DenseArrayBase[Any], sizes).get_values()]
@@ -375,8 +376,8 @@ def _verify_operand_count(op: IRDLOperation, op_def: Any) -> list[tuple[int, int
                 raise VerifyException("requires a single operand")
             raise VerifyException(f"expected {fixed} operands, but found {count}")
         return [(i, 1) for i in range(fixed)]
-    if variadic > 1 or _segment_sizes(op) is not None or _has_segments(op_def):
-        sizes = _segment_sizes(op)
+    if variadic > 1 or operand_segment_sizes(op) is not None or _has_segments(op_def):
+        sizes = operand_segment_sizes(op)
         if sizes is None:
             sizes = []
         if len(sizes) != len(defs) and sizes:

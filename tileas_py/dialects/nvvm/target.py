@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
     IntAttr,
+    ModuleOp,
     NoneAttr,
     StringAttr,
 )
@@ -239,6 +240,33 @@ def ptx_version(arch: Arch, features: str) -> str:
         requested = max(requested, (int(match.group(1)), int(match.group(2))))
     major, minor = max(first, requested)
     return f"{major}.{minor}"
+
+
+def require_ptx(op: Operation, version: int) -> None:
+    """Raise the `+ptxNN` feature of the enclosing module's `nvvm.target` to `version`."""
+    module = op.get_toplevel_object()
+    if not isinstance(module, ModuleOp):
+        return
+    target = module.attributes.get(TARGET_ATTR_NAME)
+    if not isinstance(target, NVVMTargetAttr):
+        return
+    features = target.features.data
+    match = re.search(r"\+ptx(\d+)", features)
+    if match is not None and int(match.group(1)) >= version:
+        return
+    if match is not None:
+        features = features.replace(match.group(0), f"+ptx{version}")
+    else:
+        features = ",".join(f for f in (features, f"+ptx{version}") if f)
+    module.attributes[TARGET_ATTR_NAME] = NVVMTargetAttr(
+        target.chip.data,
+        opt_level=target.opt_level.data,
+        triple=target.triple.data,
+        features=features,
+        flags=target.flags if isinstance(target.flags, DictionaryAttr) else None,
+        link=target.link if isinstance(target.link, ArrayAttr) else None,
+        verify_target=target.verifies_target,
+    )
 
 
 def declared_targets(op: Operation) -> tuple[NVVMTargetAttr, ...]:

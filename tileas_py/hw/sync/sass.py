@@ -496,13 +496,11 @@ class LoweringParts:
     after: tuple[str, ...]
 
 
-@lru_cache(maxsize=1 << 14)
-def lowering_parts(instruction: str, arch: str) -> LoweringParts | None:
-    """The SASS of a PTX sync instruction split into what ptxas adds before it, its own
-    opcode and what follows, with `{slots}` filled; None if no lowering is known.
-
-    `ERRBARS` stays a marker, for the caller to expand (`errbar_opcodes`) or drop.
-    """
+def _lowering_with_slots(
+    instruction: str, arch: str
+) -> tuple[SyncLowering, dict[str, str]] | None:
+    """The lowering of a PTX sync instruction with the values of its pattern's `{slots}`
+    (scopes in ptxas's spelling); None if no lowering is known."""
     lowering = find_lowering(instruction, arch)
     if lowering is None:
         return None
@@ -513,6 +511,20 @@ def lowering_parts(instruction: str, arch: str) -> LoweringParts | None:
     slots = {
         k: _SCOPE.get(v.upper(), v.upper()) for k, v in groups.groupdict().items() if v
     }
+    return lowering, slots
+
+
+@lru_cache(maxsize=1 << 14)
+def lowering_parts(instruction: str, arch: str) -> LoweringParts | None:
+    """The SASS of a PTX sync instruction split into what ptxas adds before it, its own
+    opcode and what follows, with `{slots}` filled; None if no lowering is known.
+
+    `ERRBARS` stays a marker, for the caller to expand (`errbar_opcodes`) or drop.
+    """
+    found = _lowering_with_slots(instruction, arch)
+    if found is None:
+        return None
+    lowering, slots = found
     opcodes = tuple(op if op == ERRBARS else op.format(**slots) for op in lowering.sass)
     if not opcodes:
         return LoweringParts((), None, ())
@@ -604,17 +616,11 @@ def sass_opcodes(
     `conservative` is for `-c`, `-g` and `-Ofc max`, which keep `CONSERVATIVE_MEMBAR_PREFIX`
     before gpu/sys-scope memory barriers.
     """
-    lowering = find_lowering(instruction, arch)
-    if lowering is None:
+    found = _lowering_with_slots(instruction, arch)
+    if found is None:
         return None
-    parsed = _INSTRUCTION.match(instruction)
-    assert parsed is not None
-    groups = lowering.pattern.fullmatch(parsed.group("mnemonic"))
-    assert groups is not None
-    slots = {
-        k: _SCOPE.get(v.upper(), v.upper()) for k, v in groups.groupdict().items() if v
-    }
-    errbars = ("ERRBAR", "CGAERRBAR") if sm_version(arch) >= 90 else ("ERRBAR",)
+    lowering, slots = found
+    errbars = errbar_opcodes(arch)
     opcodes: list[str] = []
     for opcode in lowering.sass:
         if opcode == ERRBARS:

@@ -63,8 +63,17 @@ from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
+from xdsl.transforms.reconcile_unrealized_casts import (
+    ReconcileUnrealizedCastsPattern,
+)
 
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects import nv_tileaa
@@ -129,28 +138,47 @@ def _is_unlowered(op: Operation) -> bool:
     return any(is_tile_type(t) for t in (*op.operand_types, *op.result_types))
 
 
+class ReconcileBalancedCasts(ReconcileUnrealizedCastsPattern):
+    """xDSL's `reconcile-unrealized-casts` on the casts of as many values as they make
+    (xDSL's pattern asserts on the others: a pipeline's or a TMEM tile's bundle of LLVM
+    values)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: UnrealizedConversionCastOp, rewriter: PatternRewriter
+    ) -> None:
+        if len(op.inputs) == len(op.outputs):
+            super().match_and_rewrite(op, rewriter)
+
+
+class EraseDeadBundle(RewritePattern):
+    """A cast of several LLVM values into one tile value that nothing reads any more."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: UnrealizedConversionCastOp, rewriter: PatternRewriter
+    ) -> None:
+        if len(op.inputs) != len(op.outputs) and not any(r.uses for r in op.results):
+            rewriter.erase(op)
+
+
 def fold_casts(module: ModuleOp) -> None:
     """Fold the casts that patterns left between each other; report any that remain."""
-    changed = True
-    while changed:
-        changed = False
-        for cast in list(module.walk()):
-            if not isinstance(cast, UnrealizedConversionCastOp):
-                continue
-            if len(cast.inputs) == 1 and len(cast.outputs) == 1:
-                source = cast.inputs[0]
-                inner = source.owner
-                if (
-                    isinstance(inner, UnrealizedConversionCastOp)
-                    and len(inner.inputs) == 1
-                    and inner.inputs[0].type == cast.outputs[0].type
-                ):
-                    cast.outputs[0].replace_all_uses_with(inner.inputs[0])
-                    changed = True
-            if all(not r.uses for r in cast.results):
-                cast.detach()
-                cast.erase()
-                changed = True
+    # xDSL's rewriter names a value after the cast result it replaces; the lowered
+    # values keep their own names (the tile-level names stay on the tile ops).
+    names = {
+        value: value.name_hint
+        for cast in module.walk()
+        if isinstance(cast, UnrealizedConversionCastOp)
+        for value in cast.inputs
+    }
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(
+            [ReconcileBalancedCasts(), EraseDeadBundle()], dce_enabled=False
+        )
+    ).rewrite_module(module)
+    for value, name in names.items():
+        value.name_hint = name
     for cast in module.walk():
         if not isinstance(cast, UnrealizedConversionCastOp):
             continue

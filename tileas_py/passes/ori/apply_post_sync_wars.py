@@ -35,10 +35,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
-
 from tileas_py.dialects.ori.analysis import (
     ControlFlowGraph,
     RegisterNumbering,
@@ -47,9 +43,9 @@ from tileas_py.dialects.ori.analysis import (
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import InstructionOp
 from tileas_py.dialects.ori.sass import control_word, set_control_word
-from tileas_py.passes.ori.support.common import block_instructions, defined_functions
+from tileas_py.passes.ori.support.common import block_instructions
+from tileas_py.passes.ori.support.scoreboard_phase import ScoreboardPhase
 from tileas_py.passes.ori.support.scoreboards import (
-    LateWork,
     RoundRobin,
     always_reads_late,
     reads_late,
@@ -57,7 +53,7 @@ from tileas_py.passes.ori.support.scoreboards import (
 
 
 @dataclass(frozen=True)
-class ApplyPostSyncWarsPass(ModulePass):
+class ApplyPostSyncWarsPass(ScoreboardPhase):
     """Protects registers read late from being overwritten too early (phase 100).
 
     See the module docstring for the model and an example.
@@ -65,25 +61,22 @@ class ApplyPostSyncWarsPass(ModulePass):
 
     name = "ori-apply-post-sync-wars"
 
-    opt_level: int = 3
-    """ptxas's -O level; the phase runs at -O2 and above."""
+    LATE_RESULTS = False
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.opt_level <= 1:
-            return
-        for func in defined_functions(op):
-            cfg = ControlFlowGraph(func)
-            overwritten = _OverwrittenLater(func, cfg)
-            scoreboards = RoundRobin()
-            late: dict[InstructionOp, int] = {}
-            for inst in instructions(func):
-                word = control_word(inst)
-                if word.write is not None:
-                    scoreboards.next()
-                if reads_late(inst) and (always_reads_late(inst) or overwritten(inst)):
-                    late[inst] = scoreboards.next()
-                    set_control_word(inst, replace(word, read=late[inst]))
-            LateWork(func, cfg, late, results=False).add_waits()
+    def assign_scoreboards(
+        self, func: FuncOp, cfg: ControlFlowGraph
+    ) -> dict[InstructionOp, int]:
+        overwritten = _OverwrittenLater(func, cfg)
+        scoreboards = RoundRobin()
+        late: dict[InstructionOp, int] = {}
+        for inst in instructions(func):
+            word = control_word(inst)
+            if word.write is not None:
+                scoreboards.next()
+            if reads_late(inst) and (always_reads_late(inst) or overwritten(inst)):
+                late[inst] = scoreboards.next()
+                set_control_word(inst, replace(word, read=late[inst]))
+        return late
 
 
 class _OverwrittenLater:

@@ -36,23 +36,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
-
 from tileas_py.dialects.ori.analysis import ControlFlowGraph, instructions
+from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import InstructionOp
 from tileas_py.dialects.ori.sass import control_word, set_control_word
-from tileas_py.passes.ori.support.common import defined_functions
-from tileas_py.passes.ori.support.scoreboards import (
-    LateWork,
-    RoundRobin,
-    writes_late,
-)
+from tileas_py.passes.ori.support.scoreboard_phase import ScoreboardPhase
+from tileas_py.passes.ori.support.scoreboards import RoundRobin, writes_late
 
 
 @dataclass(frozen=True)
-class DoSynchronizationPass(ModulePass):
+class DoSynchronizationPass(ScoreboardPhase):
     """Assigns write scoreboards to late results and waits to their users (phase 99).
 
     See the module docstring for the model and an example.
@@ -60,18 +53,16 @@ class DoSynchronizationPass(ModulePass):
 
     name = "ori-do-synchronization"
 
-    opt_level: int = 3
-    """ptxas's -O level; the phase runs at -O2 and above."""
+    LATE_RESULTS = True
 
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.opt_level <= 1:
-            return
-        for func in defined_functions(op):
-            scoreboards = RoundRobin()
-            late: dict[InstructionOp, int] = {}
-            for inst in instructions(func):
-                if writes_late(inst):
-                    late[inst] = scoreboards.next()
-                    word = control_word(inst)
-                    set_control_word(inst, replace(word, write=late[inst]))
-            LateWork(func, ControlFlowGraph(func), late, results=True).add_waits()
+    def assign_scoreboards(
+        self, func: FuncOp, cfg: ControlFlowGraph
+    ) -> dict[InstructionOp, int]:
+        scoreboards = RoundRobin()
+        late: dict[InstructionOp, int] = {}
+        for inst in instructions(func):
+            if writes_late(inst):
+                late[inst] = scoreboards.next()
+                word = control_word(inst)
+                set_control_word(inst, replace(word, write=late[inst]))
+        return late

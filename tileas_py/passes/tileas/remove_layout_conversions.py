@@ -26,6 +26,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import HasCanonicalizationPatternsTrait
 
 from tileas_py.dialects.nv_tileas import (
     AllocTensorOp,
@@ -46,40 +47,6 @@ from tileas_py.passes.tileas.common import (
 BUFFER_FAILURE = "failed to rewrite in buffer layout propagation"
 REG_FAILURE = "failed to rewrite in reg layout propagation"
 GREEDY_FAILURE = "failed to apply patterns greedily"
-
-
-class FoldIdentityConvert(RewritePattern):
-    """`convert_layout %x : T -> T` is `%x`."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ConvertLayoutOp, rewriter: PatternRewriter) -> None:
-        if op.source.type == op.result.type:
-            rewriter.replace(op, [], [op.source])
-
-
-class FoldConvertChain(RewritePattern):
-    """`convert(convert(x))` is one conversion of `x`, or `x` itself."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ConvertLayoutOp, rewriter: PatternRewriter) -> None:
-        producer = op.source.owner
-        if not isinstance(producer, ConvertLayoutOp):
-            return
-        if producer.source.type == op.result.type:
-            rewriter.replace(op, [], [producer.source])
-        else:
-            result_type = as_tile(op.result.type)
-            rewriter.replace(op, [ConvertLayoutOp(producer.source, result_type)])
-
-
-class EraseDeadConvert(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ConvertLayoutOp, rewriter: PatternRewriter) -> None:
-        if not op.result.uses:
-            rewriter.erase(op)
-
-
-CLEANUP = (FoldIdentityConvert(), FoldConvertChain(), EraseDeadConvert())
 
 
 class AllocateInConvertedLayout(RewritePattern):
@@ -365,12 +332,17 @@ class RemoveLayoutConversionsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         n = self.max_iterations
+        # Cleanup is `convert_layout`'s canonicalization: its own patterns, without the
+        # other ops' and without DCE, which `canonicalize` would bring.
+        canonicalization = ConvertLayoutOp.get_trait(HasCanonicalizationPatternsTrait)
+        assert canonicalization is not None
+        cleanup = canonicalization.get_patterns(ConvertLayoutOp)
         for function in list(function_like_ops(op)):
-            rewrite_to_fixed_point(CLEANUP, function, n, GREEDY_FAILURE)
+            rewrite_to_fixed_point(cleanup, function, n, GREEDY_FAILURE)
             rewrite_to_fixed_point(
                 [AllocateInConvertedLayout()], function, n, BUFFER_FAILURE
             )
-            rewrite_to_fixed_point(CLEANUP, function, n, GREEDY_FAILURE)
+            rewrite_to_fixed_point(cleanup, function, n, GREEDY_FAILURE)
             rewrite_to_fixed_point(
                 [
                     HoistConvertAboveElementwise(),
@@ -381,4 +353,4 @@ class RemoveLayoutConversionsPass(ModulePass):
                 n,
                 REG_FAILURE,
             )
-            rewrite_to_fixed_point(CLEANUP, function, n, GREEDY_FAILURE)
+            rewrite_to_fixed_point(cleanup, function, n, GREEDY_FAILURE)

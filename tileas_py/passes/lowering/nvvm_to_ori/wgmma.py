@@ -47,23 +47,25 @@ from tileas_py.passes.lowering.nvvm_to_ori.types import B32, F32, member_leaves
 # Structs
 
 
-@lowers(llvm.ExtractValueOp)
-def lower_extractvalue(fl: FunctionLowering, op: llvm.ExtractValueOp) -> None:
+def _member_leaves(op: llvm.ExtractValueOp | llvm.InsertValueOp) -> tuple[int, int]:
+    """The leaves [start, end) of the aggregate member that `op` reads or writes."""
     position = tuple(op.position.get_values())
     member = member_leaves(op.container.type, position)
     if member is None:
         fail(op, f"position {list(position)} is out of range for '{op.container.type}'")
     start, end, _ = member
+    return start, end
+
+
+@lowers(llvm.ExtractValueOp)
+def lower_extractvalue(fl: FunctionLowering, op: llvm.ExtractValueOp) -> None:
+    start, end = _member_leaves(op)
     fl.define(op.res, fl.elements(op.container)[start:end])
 
 
 @lowers(llvm.InsertValueOp)
 def lower_insertvalue(fl: FunctionLowering, op: llvm.InsertValueOp) -> None:
-    position = tuple(op.position.get_values())
-    member = member_leaves(op.container.type, position)
-    if member is None:
-        fail(op, f"position {list(position)} is out of range for '{op.container.type}'")
-    start, end, _ = member
+    start, end = _member_leaves(op)
     elements = fl.elements(op.container)
     # A constant put into an aggregate is moved into a register of its own here, where
     # the aggregate is built (before a WGMMA fence, say), not where the aggregate is

@@ -380,16 +380,24 @@ def to_llvm(
     (or the input of the cast that made `value` from such a value)."""
     if value.type == to:
         return value
+    source = cast_from(value, to)
+    if source is not None:
+        return source
+    conversion = UnrealizedConversionCastOp.get([value], [to])
+    rewriter.insert(conversion, InsertPoint.before(before))
+    return conversion.results[0]
+
+
+def cast_from(value: SSAValue, source_type: Attribute) -> SSAValue | None:
+    """The value of type `source_type` that a cast made `value` from, if one did."""
     owner = value.owner
     if (
         isinstance(owner, UnrealizedConversionCastOp)
         and len(owner.inputs) == 1
-        and owner.inputs[0].type == to
+        and owner.inputs[0].type == source_type
     ):
         return owner.inputs[0]
-    conversion = UnrealizedConversionCastOp.get([value], [to])
-    rewriter.insert(conversion, InsertPoint.before(before))
-    return conversion.results[0]
+    return None
 
 
 def from_llvm(

@@ -35,7 +35,6 @@ one descriptor can walk each shared operand.
 from __future__ import annotations
 
 import math
-import re
 import struct
 from collections.abc import Sequence
 from typing import cast
@@ -43,15 +42,12 @@ from typing import cast
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
-    ArrayAttr,
     BFloat16Type,
     DenseIntOrFPElementsAttr,
-    DictionaryAttr,
     Float8E4M3FNType,
     Float8E5M2Type,
     IntegerAttr,
     IntegerType,
-    ModuleOp,
     TensorType,
     i1,
     i8,
@@ -88,7 +84,7 @@ from tileas_py.dialects.nvvm.attrs import (
     WGMMATypesAttr,
 )
 from tileas_py.dialects.nvvm.sreg import ThreadIdXOp
-from tileas_py.dialects.nvvm.target import TARGET_ATTR_NAME, NVVMTargetAttr
+from tileas_py.dialects.nvvm.target import require_ptx
 from tileas_py.hw import wgmma as hw_wgmma
 from tileas_py.hw import wgmma_layout
 from tileas_py.hw.arch import Arch, ArchVariant
@@ -177,33 +173,6 @@ MIXED_INTEGER_PTX = 84
 integer types' requires PTX ISA .version 8.4 or later")."""
 
 
-def require_ptx(op: Operation, version: int) -> None:
-    """Raise the `+ptxNN` feature of the enclosing module's `nvvm.target` to `version`."""
-    module = op.get_toplevel_object()
-    if not isinstance(module, ModuleOp):
-        return
-    target = module.attributes.get(TARGET_ATTR_NAME)
-    if not isinstance(target, NVVMTargetAttr):
-        return
-    features = target.features.data
-    match = re.search(r"\+ptx(\d+)", features)
-    if match is not None and int(match.group(1)) >= version:
-        return
-    if match is not None:
-        features = features.replace(match.group(0), f"+ptx{version}")
-    else:
-        features = ",".join(f for f in (features, f"+ptx{version}") if f)
-    module.attributes[TARGET_ATTR_NAME] = NVVMTargetAttr(
-        target.chip.data,
-        opt_level=target.opt_level.data,
-        triple=target.triple.data,
-        features=features,
-        flags=target.flags if isinstance(target.flags, DictionaryAttr) else None,
-        link=target.link if isinstance(target.link, ArrayAttr) else None,
-        verify_target=target.verifies_target,
-    )
-
-
 def _zero_constant(value: SSAValue) -> bool:
     """Whether `value` is a splat zero accumulator (before or after its lowering)."""
     owner = defining_op_through_casts(value)
@@ -216,6 +185,40 @@ def _zero_constant(value: SSAValue) -> bool:
         return False
     values = cast(Sequence[int | float], dense.get_values())
     return all(v == 0 for v in values)
+
+
+def shared_operand_tiling(
+    op: Operation,
+    value: SSAValue,
+    operand: str,
+    *,
+    k_major: bool,
+    mn: int,
+    k: int,
+    instruction: str,
+) -> wgmma_layout.OperandTiling:
+    """How the descriptors of an MMA `instruction` taking `mn` x `k` of operand `operand`
+    (`A`: M x K, `B`: K x N) walk the shared tile `value`; fails the pass at `op` when
+    none can."""
+    t = value.type
+    assert isinstance(t, TensorType)
+    encoding = t.encoding
+    assert isinstance(encoding, SharedEncodingAttr)
+    rows, cols = t.get_shape()
+    k_extent, mn_extent = (cols, rows) if operand == "A" else (rows, cols)
+    inner, outer = (k_extent, mn_extent) if k_major else (mn_extent, k_extent)
+    layout = wgmma_layout.SharedTileLayout(
+        inner=inner,
+        outer=outer,
+        element_bytes=element_bits(cast(Attribute, t.get_element_type())) // 8,
+        swizzle=encoding.swizzle.data,
+    )
+    tiling = wgmma_layout.OperandTiling(layout=layout, k_major=k_major, mn=mn, k=k)
+    if (problem := tiling.problem()) is not None:
+        emit_error(
+            op, f"no {instruction} descriptor can walk operand {operand}: {problem}"
+        )
+    return tiling
 
 
 class WgmmaRegion:
@@ -268,36 +271,17 @@ class WgmmaRegion:
         return tile
 
     def tiling(self, operand: str) -> wgmma_layout.OperandTiling:
-        value = self.a if operand == "A" else self.b
-        t = value.type
-        assert isinstance(t, TensorType)
-        encoding = t.encoding
-        assert isinstance(encoding, SharedEncodingAttr)
-        rows, cols = t.get_shape()
         atom = self.atom
         major = atom.a_major.data if operand == "A" else atom.b_major.data
-        k_major = major == cute_nvgpu.Major.K
-        if operand == "A":
-            k, mn = cols, rows
-            instr_mn = hw_wgmma.M
-        else:
-            k, mn = rows, cols
-            instr_mn = atom.n.data
-        inner, outer = (k, mn) if k_major else (mn, k)
-        layout = wgmma_layout.SharedTileLayout(
-            inner=inner,
-            outer=outer,
-            element_bytes=element_bits(cast(Attribute, t.get_element_type())) // 8,
-            swizzle=encoding.swizzle.data,
+        return shared_operand_tiling(
+            self.op,
+            self.a if operand == "A" else self.b,
+            operand,
+            k_major=major == cute_nvgpu.Major.K,
+            mn=hw_wgmma.M if operand == "A" else atom.n.data,
+            k=atom.k.data,
+            instruction="WGMMA",
         )
-        tiling = wgmma_layout.OperandTiling(
-            layout=layout, k_major=k_major, mn=instr_mn, k=atom.k.data
-        )
-        if (problem := tiling.problem()) is not None:
-            emit_error(
-                self.op, f"no WGMMA descriptor can walk operand {operand}: {problem}"
-            )
-        return tiling
 
     def emit(self, rewriter: PatternRewriter) -> SSAValue:
         check_target(self.op)

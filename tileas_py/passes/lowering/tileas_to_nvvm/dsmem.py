@@ -84,6 +84,7 @@ from tileas_py.dialects.nv_tileas.attrs import (
 from tileas_py.dialects.nv_tileas.ops import ConvertLayoutOp
 from tileas_py.dialects.nvvm import mbarrier as nvvm_mbarrier
 from tileas_py.dialects.nvvm import sync as nvvm_sync
+from tileas_py.dialects.nvvm.target import require_ptx
 from tileas_py.passes.lowering.tileas_to_nvvm.blocked import (
     blocked_tile,
     dense_strides,
@@ -110,7 +111,6 @@ from tileas_py.passes.lowering.tileas_to_nvvm.cta import (
     WORD_BITS,
     cta_coordinates,
 )
-from tileas_py.passes.lowering.tileas_to_nvvm.dot import require_ptx
 from tileas_py.passes.lowering.tileas_to_nvvm.kernel import (
     DEFAULT_ALIGNMENT,
     SharedRequest,

@@ -296,31 +296,15 @@ class LowerKernel(RewritePattern):
 
 
 class LowerTileFunc(RewritePattern):
-    """A `func.func` holding tile values to an `llvm.func` (a kernel with
-    `nv_tileaa.kernel_spec`)."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
-        if not holds_tiles(op):
-            return
-        lower_function(
-            rewriter,
-            op,
-            op.sym_name.data,
-            op.body,
-            tuple(op.function_type.outputs.data),
-            kernel=nv_tileaa.KERNEL_SPEC in op.attributes,
-        )
-
-
-class LowerTileaaFunc(RewritePattern):
-    """`nv_tileaa.func` (a device function) to an `llvm.func` (a kernel with
-    `nv_tileaa.kernel_spec`)."""
+    """A `func.func` holding tile values, or an `nv_tileaa.func` (a device function), to
+    an `llvm.func` (a kernel with `nv_tileaa.kernel_spec`)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
-        self, op: nv_tileaa.FuncOp, rewriter: PatternRewriter
+        self, op: func.FuncOp | nv_tileaa.FuncOp, rewriter: PatternRewriter
     ) -> None:
+        if isinstance(op, func.FuncOp) and not holds_tiles(op):
+            return
         lower_function(
             rewriter,
             op,
@@ -394,7 +378,6 @@ class LowerAllocTensor(RewritePattern):
 PATTERNS: tuple[RewritePattern, ...] = (
     LowerKernel(),
     LowerTileFunc(),
-    LowerTileaaFunc(),
     LowerReturn(),
     LowerAllocTensor(),
 )

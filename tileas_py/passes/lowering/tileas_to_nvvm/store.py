@@ -29,7 +29,6 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     TensorType,
-    UnrealizedConversionCastOp,
     VectorType,
     i32,
     i64,
@@ -50,6 +49,7 @@ from tileas_py.hw.wgmma import M as WGMMA_M
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     GLOBAL_PTR,
     accumulator_shape,
+    cast_from,
     checked_fragment_type,
     element_bits,
     extract_member,
@@ -58,14 +58,7 @@ from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
 
 
 def plain_pointer(view: SSAValue) -> SSAValue | None:
-    owner = view.owner
-    if (
-        isinstance(owner, UnrealizedConversionCastOp)
-        and len(owner.inputs) == 1
-        and owner.inputs[0].type == GLOBAL_PTR
-    ):
-        return owner.inputs[0]
-    return None
+    return cast_from(view, GLOBAL_PTR)
 
 
 class LowerAccumulatorStore(RewritePattern):

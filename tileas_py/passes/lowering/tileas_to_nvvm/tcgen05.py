@@ -52,8 +52,6 @@ After (abridged):
 
 from __future__ import annotations
 
-from typing import cast
-
 from xdsl.dialects import llvm, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
@@ -77,7 +75,7 @@ from tileas_py.diagnostics import emit_error
 from tileas_py.dialects import cute_nvgpu, nv_tileaa
 from tileas_py.dialects.nv_tileas import AgentSwitchOp, async_ops
 from tileas_py.dialects.nv_tileas import ops as tile_ops
-from tileas_py.dialects.nv_tileas.attrs import SharedEncodingAttr, is_tmem
+from tileas_py.dialects.nv_tileas.attrs import is_tmem
 from tileas_py.dialects.nvvm import tcgen05 as nvvm_tcgen05
 from tileas_py.dialects.nvvm.attrs import (
     CTAGroupKind,
@@ -95,10 +93,10 @@ from tileas_py.hw.tcgen05_descriptor import Swizzle, Tcgen05SmemDescriptor
 from tileas_py.passes.lowering.tileas_to_nvvm import cta, pipeline
 from tileas_py.passes.lowering.tileas_to_nvvm.conventions import (
     SHARED_PTR,
-    element_bits,
     from_llvm,
     to_llvm,
 )
+from tileas_py.passes.lowering.tileas_to_nvvm.dot import shared_operand_tiling
 from tileas_py.passes.lowering.tileas_to_nvvm.ocg_knobs import take_pragmas
 from tileas_py.passes.lowering.tileas_to_nvvm.tcgen05_sync import (
     CTA_PAIR,
@@ -311,28 +309,16 @@ def check_target(op: Operation) -> None:
 def _tiling(dot: tile_ops.DotOp, operand: str, mn: int) -> wgmma_layout.OperandTiling:
     atom = sm100_atom(dot)
     assert atom is not None
-    value = dot.a if operand == "A" else dot.b
-    t = value.type
-    assert isinstance(t, TensorType)
-    encoding = t.encoding
-    assert isinstance(encoding, SharedEncodingAttr)
-    rows, cols = t.get_shape()
     major = atom.a_major.data if operand == "A" else atom.b_major.data
-    k_major = major == cute_nvgpu.Major.K
-    k, other = (cols, rows) if operand == "A" else (rows, cols)
-    inner, outer = (k, other) if k_major else (other, k)
-    layout = wgmma_layout.SharedTileLayout(
-        inner=inner,
-        outer=outer,
-        element_bytes=element_bits(cast(Attribute, t.get_element_type())) // 8,
-        swizzle=encoding.swizzle.data,
+    return shared_operand_tiling(
+        dot,
+        dot.a if operand == "A" else dot.b,
+        operand,
+        k_major=major == cute_nvgpu.Major.K,
+        mn=mn,
+        k=atom.k.data,
+        instruction="tcgen05",
     )
-    tiling = wgmma_layout.OperandTiling(
-        layout=layout, k_major=k_major, mn=mn, k=atom.k.data
-    )
-    if (problem := tiling.problem()) is not None:
-        emit_error(dot, f"no tcgen05 descriptor can walk operand {operand}: {problem}")
-    return tiling
 
 
 def descriptor_fields(tiling: wgmma_layout.OperandTiling) -> int:

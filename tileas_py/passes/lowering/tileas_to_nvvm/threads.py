@@ -34,29 +34,9 @@ DEFAULT_WARPS = 4
 """A kernel without `nv_tileas.num_warps` runs one warpgroup."""
 
 
-def agent_of(op: Operation) -> tuple[Operation, int] | None:
-    """The agent (`agent_switch` region's parent op, or lowered `scf.if`) running `op`
-    and its warp count; None outside agents."""
-    child: Operation = op
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, AgentSwitchOp):
-            region = child.parent_region()
-            assert region is not None
-            index = list(parent.agents).index(region)
-            return parent, parent.num_warps.get_values()[index]
-        warps = parent.attributes.get(AGENT_WARPS)
-        if isinstance(warps, IntegerAttr):
-            return parent, warps.value.data
-        child, parent = parent, parent.parent_op()
-    return None
-
-
-def agent_key(op: Operation) -> tuple[Operation, int] | None:
-    """Which agent runs `op`: its `agent_switch` (or lowered `scf.if`) and region index.
-
-    Two regions of one `agent_switch` are two agents, so this, not `agent_of`'s parent
-    op, tells agents apart."""
+def _enclosing_agent(op: Operation) -> tuple[Operation, int | None] | None:
+    """The nearest agent running `op`: an `agent_switch` with the index of the region
+    holding `op`, or a lowered `scf.if` (`AGENT_WARPS`) with None; None outside agents."""
     child: Operation = op
     parent = op.parent_op()
     while parent is not None:
@@ -65,10 +45,39 @@ def agent_key(op: Operation) -> tuple[Operation, int] | None:
             assert region is not None
             return parent, list(parent.agents).index(region)
         if isinstance(parent.attributes.get(AGENT_WARPS), IntegerAttr):
-            index = parent.attributes.get(AGENT_INDEX)
-            return parent, index.value.data if isinstance(index, IntegerAttr) else 0
+            return parent, None
         child, parent = parent, parent.parent_op()
     return None
+
+
+def agent_of(op: Operation) -> tuple[Operation, int] | None:
+    """The agent (`agent_switch` region's parent op, or lowered `scf.if`) running `op`
+    and its warp count; None outside agents."""
+    found = _enclosing_agent(op)
+    if found is None:
+        return None
+    agent, index = found
+    if isinstance(agent, AgentSwitchOp):
+        assert index is not None
+        return agent, agent.num_warps.get_values()[index]
+    warps = agent.attributes[AGENT_WARPS]
+    assert isinstance(warps, IntegerAttr)
+    return agent, warps.value.data
+
+
+def agent_key(op: Operation) -> tuple[Operation, int] | None:
+    """Which agent runs `op`: its `agent_switch` (or lowered `scf.if`) and region index.
+
+    Two regions of one `agent_switch` are two agents, so this, not `agent_of`'s parent
+    op, tells agents apart."""
+    found = _enclosing_agent(op)
+    if found is None:
+        return None
+    agent, index = found
+    if index is not None:
+        return agent, index
+    marked = agent.attributes.get(AGENT_INDEX)
+    return agent, marked.value.data if isinstance(marked, IntegerAttr) else 0
 
 
 def kernel_warps(op: Operation) -> int:

@@ -648,18 +648,26 @@ def _slot_tile(
     return from_llvm(rewriter, value, op, t)
 
 
-class LowerTmemProducerAcquire(RewritePattern):
-    """`producer_acquire` of a tensor-memory slot: wait for it to be empty."""
+class LowerTmemAcquire(RewritePattern):
+    """`producer_acquire` of a tensor-memory slot: wait for it to be empty;
+    `consumer_acquire`: wait for its MMAs to complete."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
-        self, op: async_ops.ProducerAcquireOp, rewriter: PatternRewriter
+        self,
+        op: async_ops.ProducerAcquireOp | async_ops.ConsumerAcquireOp,
+        rewriter: PatternRewriter,
     ) -> None:
         if _parts(op.pipeline) is None:
             return
-        ring = _Ring(rewriter, op.pipeline, PRODUCER)
-        parity = rewriter.insert(arith.XOrIOp(ring.phase, constant(rewriter, 1))).result
-        ring.wait(rewriter, ring.barrier(rewriter, CONSUMER), parity)
+        if isinstance(op, async_ops.ProducerAcquireOp):
+            ring = _Ring(rewriter, op.pipeline, PRODUCER)
+            one = constant(rewriter, 1)
+            parity = rewriter.insert(arith.XOrIOp(ring.phase, one)).result
+            ring.wait(rewriter, ring.barrier(rewriter, CONSUMER), parity)
+        else:
+            ring = _Ring(rewriter, op.pipeline, CONSUMER)
+            ring.wait(rewriter, ring.barrier(rewriter, PRODUCER), ring.phase)
         rewriter.replace(op, [], [_slot_tile(rewriter, op, ring, op.slots.types[0])])
 
 
@@ -711,20 +719,6 @@ def commit_to(
     rewriter.insert(commit)
 
 
-class LowerTmemConsumerAcquire(RewritePattern):
-    """`consumer_acquire` of a tensor-memory slot: wait for its MMAs to complete."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: async_ops.ConsumerAcquireOp, rewriter: PatternRewriter
-    ) -> None:
-        if _parts(op.pipeline) is None:
-            return
-        ring = _Ring(rewriter, op.pipeline, CONSUMER)
-        ring.wait(rewriter, ring.barrier(rewriter, PRODUCER), ring.phase)
-        rewriter.replace(op, [], [_slot_tile(rewriter, op, ring, op.slots.types[0])])
-
-
 class LowerTmemConsumerRelease(RewritePattern):
     """`consumer_release` of a tensor-memory slot: every thread, its loads done, arrives
     on empty[s] (of a pair: on the even CTA's)."""
@@ -770,9 +764,8 @@ PATTERNS: tuple[RewritePattern, ...] = (
     LowerCopyIntoTmem(),
     LowerTmemToShared(),
     LowerCreateTmemPipeline(),
-    LowerTmemProducerAcquire(),
+    LowerTmemAcquire(),
     LowerTmemProducerCommit(),
-    LowerTmemConsumerAcquire(),
     LowerTmemConsumerRelease(),
     ReportTmemConsumeOne(),
 )
