@@ -24,7 +24,6 @@ from xdsl.dialects.builtin import (
     FunctionType,
     IndexType,
     IntAttr,
-    ModuleOp,
     StringAttr,
     SymbolNameConstraint,
     TensorType,
@@ -77,6 +76,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.hints import isa
 from xdsl.utils.str_enum import StrEnum
 
+from tileas_py.analysis.enclosing import module_attribute
 from tileas_py.dialects.utils import verified
 
 KERNEL_SPEC = "nv_tileaa.kernel_spec"
@@ -185,14 +185,8 @@ def kernel_spec_of(op: Operation) -> KernelSpecAttr | None:
 
 def target_sm_of(op: Operation) -> int | None:
     """The SM number in the `nv_tileaa.target_spec` of the module enclosing `op`."""
-    current: Operation | None = op
-    while current is not None:
-        if isinstance(current, ModuleOp):
-            spec = current.attributes.get(TARGET_SPEC)
-            if isinstance(spec, TargetSpecAttr):
-                return spec.sm.data
-        current = current.parent_op()
-    return None
+    spec = module_attribute(op, TARGET_SPEC, TargetSpecAttr)
+    return None if spec is None else spec.sm.data
 
 
 class ProgramIdDim(StrEnum):

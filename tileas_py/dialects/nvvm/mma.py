@@ -532,6 +532,54 @@ _SPARSE_FP8 = (
 )
 
 
+_SPARSE_M16_K_FACTOR: dict[MMATypes, int] = {
+    **{t: f for t, f in _M16_K_FACTOR.items() if t is not MMATypes.B1},
+    **dict.fromkeys(_SPARSE_FP8, 32),
+}
+"""The A types of an M = 16 `mma.sp.sync`, and the K of one 32-bit B register."""
+
+_SPARSE_M16_FLOAT_RESULTS: dict[MMATypes, tuple[Attribute, ...]] = {
+    **_M16_FLOAT_RESULTS,
+    **dict.fromkeys(_SPARSE_FP8, (_F16X2X2, _F32X4)),
+}
+
+_SPARSE_M8_K: dict[MMATypes, int] = {
+    MMATypes.F16: 4,
+    MMATypes.F64: 4,
+    **dict.fromkeys(_INT4, 32),
+    **dict.fromkeys(_INT8, 16),
+}
+"""The A types upstream's `mma.sp.sync` verifier accepts at M = 8, and their K."""
+
+
+def _mma_sp_fragments(
+    type_a: MMATypes, m: int, n: int, k: int
+) -> tuple[MmaFragments, list[tuple[int, int, int]]] | None:
+    """What upstream's verifier expects of an `mma.sp.sync` with this shape and A type
+    (A holds half the elements of the dense form's), and the shapes it accepts; None
+    where it knows no such variant."""
+    if m == 8:
+        if type_a not in _SPARSE_M8_K:
+            return None
+        return _M8_FRAGMENTS[type_a], [(8, 8, _SPARSE_M8_K[type_a])]
+    if m != 16 or type_a not in _SPARSE_M16_K_FACTOR:
+        return None
+    k_factor = _SPARSE_M16_K_FACTOR[type_a]
+    per_register = k // k_factor
+    element: Attribute = _F16X2 if type_a is MMATypes.F16 else i32
+    integer = type_a in (*_INT4, *_INT8)
+    fragments = MmaFragments(
+        a=(((m // 8) * per_register // 2, element),),
+        b=(((n // 8) * per_register, element),),
+        c=((4, i32),) if integer else ((2, _F16X2), (4, f32)),
+        result=(_S32X4,) if integer else _SPARSE_M16_FLOAT_RESULTS[type_a],
+    )
+    shapes = [(16, 8, 2 * k_factor)]
+    if type_a not in _SPARSE_FP8:
+        shapes.append((16, 8, 4 * k_factor))
+    return fragments, shapes
+
+
 @irdl_op_definition
 class MmaSpOp(NVVMOp):
     """Warp-level MMA with a 2:4 structured-sparse A (`mma.sp.sync.aligned`):
@@ -611,74 +659,24 @@ class MmaSpOp(NVVMOp):
             )
         type_a = self.multiplicandAPtxType.data
         m, n, k = self.shape.mnk
-        allowed: list[tuple[int, int, int]] = []
-        expected_a: list[tuple[int, Attribute]] = []
-        expected_b: list[tuple[int, Attribute]] = []
-        expected_c: list[tuple[int, Attribute]] = []
-        expected_result: list[Attribute] = []
-        if m == 16:
-            k_factors = {
-                MMATypes.TF32: 4,
-                MMATypes.BF16: 8,
-                MMATypes.F16: 8,
-                MMATypes.S4: 32,
-                MMATypes.U4: 32,
-                MMATypes.S8: 16,
-                MMATypes.U8: 16,
-                **dict.fromkeys(_SPARSE_FP8, 32),
-            }
-            if type_a not in k_factors:
-                raise PlainVerifyException(
-                    f"invalid shape or multiplicand type: {type_a}"
-                )
-            k_factor = k_factors[type_a]
-            fragment: Attribute = _F16X2 if type_a is MMATypes.F16 else i32
-            if type_a in (MMATypes.TF32, MMATypes.BF16):
-                expected_result.append(_F32X4)
-            elif type_a is MMATypes.F16 or type_a in _SPARSE_FP8:
-                expected_result += [_F16X2X2, _F32X4]
-            if type_a in (*_INT4, *_INT8):
-                expected_result.append(_S32X4)
-                expected_c.append((4, i32))
-            else:
-                expected_c += [(2, _F16X2), (4, f32)]
-            expected_a.append(((m // 8) * (k // k_factor) // 2, fragment))
-            expected_b.append(((n // 8) * (k // k_factor), fragment))
-            allowed.append((16, 8, 2 * k_factor))
-            if type_a not in _SPARSE_FP8:
-                allowed.append((16, 8, 4 * k_factor))
-            accumulator = infer_operand_mma_type(self.operandC[0].type, True)
-            if infer_operand_mma_type(self.res.type, True) != accumulator:
-                raise VerifyException("ctype does not match dtype")
-        if m == 8:
-            if type_a is MMATypes.F16:
-                expected_a.append((2, _F16X2))
-                expected_b.append((2, _F16X2))
-                expected_result += [_struct([_F16X2] * 4), _struct([f32] * 8)]
-                expected_c += [(4, _F16X2), (8, f32)]
-                allowed.append((8, 8, 4))
-            if type_a is MMATypes.F64:
-                expected_a.append((1, f64))
-                expected_b.append((1, f64))
-                expected_c.append((2, f64))
-                expected_result.append(_struct([f64] * 2))
-                allowed.append((8, 8, 4))
-            if type_a in (*_INT4, *_INT8):
-                expected_a.append((1, i32))
-                expected_b.append((1, i32))
-                expected_c.append((2, i32))
-                expected_result.append(_S32X2)
-                allowed.append((8, 8, 32) if type_a in _INT4 else (8, 8, 16))
+        if m == 16 and type_a not in _SPARSE_M16_K_FACTOR:
+            raise PlainVerifyException(f"invalid shape or multiplicand type: {type_a}")
+        if m == 16 and infer_operand_mma_type(
+            self.res.type, True
+        ) != infer_operand_mma_type(self.operandC[0].type, True):
+            raise VerifyException("ctype does not match dtype")
+        variant = _mma_sp_fragments(type_a, m, n, k)
+        expected, allowed = variant if variant is not None else (None, [])
         _verify_fragments(
             self,
             m=m,
             n=n,
             k=k,
             allowed=allowed,
-            expected_a=expected_a,
-            expected_b=expected_b,
-            expected_c=expected_c,
-            expected_result=expected_result,
+            expected_a=list(expected.a) if expected is not None else [],
+            expected_b=list(expected.b) if expected is not None else [],
+            expected_c=list(expected.c) if expected is not None else [],
+            expected_result=list(expected.result) if expected is not None else [],
         )
         if type_a in (*_INT4, *_INT8) and self.intOverflowBehavior is None:
             raise VerifyException("op requires intOverflowBehavior attribute")

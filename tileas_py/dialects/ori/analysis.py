@@ -130,6 +130,32 @@ class ControlFlowGraph:
     def is_reachable(self, block: Block) -> bool:
         return self.dominator_tree.is_reachable(self.index[block])
 
+    def must_reach_in(
+        self, gen: Sequence[int], kill: Sequence[int], full: int
+    ) -> list[int]:
+        """The bits that hold on entry to each block along every path from the entry.
+
+        A forward must (intersection) bit-vector problem: a block passes on what it
+        generates and what reaches it unkilled. Nothing holds on entry to the function;
+        blocks not yet reached start at `full`, the meet's identity.
+        """
+        reach_in = [full] * len(self.blocks)
+        if reach_in:
+            reach_in[0] = 0
+        changed = True
+        while changed:
+            changed = False
+            for index in self.reverse_postorder:
+                incoming = full if index else 0
+                for predecessor in self.predecessors[index]:
+                    incoming &= gen[predecessor] | (
+                        reach_in[predecessor] & ~kill[predecessor]
+                    )
+                if incoming != reach_in[index]:
+                    reach_in[index] = incoming
+                    changed = True
+        return reach_in
+
 
 class RegisterNumbering:
     """Dense numbers 0..n-1 for a function's registers, in declaration order."""

@@ -75,6 +75,7 @@ from xdsl.transforms.reconcile_unrealized_casts import (
     ReconcileUnrealizedCastsPattern,
 )
 
+from tileas_py.analysis.enclosing import module_attribute
 from tileas_py.diagnostics import emit_error
 from tileas_py.dialects import nv_tileaa
 from tileas_py.dialects.nv_tileaa import TARGET_SPEC, TargetSpecAttr
@@ -120,14 +121,8 @@ def chip_for_sm(sm: int) -> str:
 
 def target_arch(op: Operation) -> Arch | None:
     """The arch of the `nvvm.target` of the module enclosing `op` (set by the pass)."""
-    current: Operation | None = op
-    while current is not None:
-        if isinstance(current, ModuleOp):
-            target = current.attributes.get(TARGET_ATTR_NAME)
-            if isinstance(target, NVVMTargetAttr):
-                return target.arch
-        current = current.parent_op()
-    return None
+    target = module_attribute(op, TARGET_ATTR_NAME, NVVMTargetAttr)
+    return None if target is None else target.arch
 
 
 def _is_unlowered(op: Operation) -> bool:

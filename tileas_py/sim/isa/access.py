@@ -21,6 +21,7 @@ from tileas_py.sim.program import Instruction
 
 if TYPE_CHECKING:
     from tileas_py.sim.machine import Machine
+    from tileas_py.sim.races import Actor
 
 Lanes = npt.NDArray[np.int64]
 Addresses = npt.NDArray[np.uint64]
@@ -264,6 +265,28 @@ def _out_of_bounds(  # noqa: PLR0917 (what a located out-of-bounds error names)
     )
 
 
+def _record(  # noqa: PLR0917 (an access of one piece, as `Machine.record` takes it)
+    m: Machine,
+    inst: Instruction,
+    piece: Piece,
+    size: int,
+    actor: Actor | None,
+    mode: str,
+    what: str | None,
+) -> None:
+    """Tell the checker of `inst`'s access of `piece`, by the lanes that own its rows."""
+    m.record(
+        piece.region,
+        piece.offsets,
+        size,
+        actor,
+        mode,
+        inst,
+        what or inst.opcode,
+        owners=piece.rows,
+    )
+
+
 def load(
     m: Machine,
     inst: Instruction,
@@ -279,16 +302,7 @@ def load(
     actor = m.actor(lanes, inst.pc)
     for piece in pieces:
         out[piece.rows] = mem.gather(piece.region, piece.offsets, size)
-        m.record(
-            piece.region,
-            piece.offsets,
-            size,
-            actor,
-            mode,
-            inst,
-            what or inst.opcode,
-            owners=piece.rows,
-        )
+        _record(m, inst, piece, size, actor, mode, what)
     return out
 
 
@@ -307,15 +321,6 @@ def store(  # noqa: PLR0917 (mirrors resolve)
     for piece in pieces:
         if not piece.region.writable:
             m.fail(f"'{inst.opcode}' writes read-only {piece.region.label}", inst)
-        m.record(
-            piece.region,
-            piece.offsets,
-            size,
-            actor,
-            mode,
-            inst,
-            what or inst.opcode,
-            owners=piece.rows,
-        )
+        _record(m, inst, piece, size, actor, mode, what)
         mem.scatter(piece.region, piece.offsets, data[piece.rows], size)
     m.bump()

@@ -91,6 +91,14 @@ def _cta_warps_left(m: Machine, cta: int) -> int:
     return int(left.any(axis=1).sum())
 
 
+def _gathered(m: Machine, inst: Instruction, lanes: Lanes, *, aligned: bool) -> Lanes:
+    """The lanes that run a barrier now: all of them, or of an `.aligned` one those whose
+    warps have gathered (threads that exited are not waited for)."""
+    if aligned:
+        return converge(m, inst, lanes, WARP, exited_ok=True)
+    return lanes
+
+
 @semantics("bar", "barrier", klass="sync")
 def compile_bar(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     parts = inst.parts
@@ -123,12 +131,9 @@ def compile_bar(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     waits = kind != "arrive"
 
     def run(m: Machine, lanes: Lanes) -> None:
+        lanes = _gathered(m, inst, lanes, aligned=aligned)
         if lanes.size == 0:
             return
-        if aligned:
-            lanes = converge(m, inst, lanes, WARP, exited_ok=True)
-            if lanes.size == 0:
-                return
         ids = read_id(m, lanes)
         counts = read_count(m, lanes) if read_count is not None else None
         flags = predicate(m, lanes) if predicate is not None else None
@@ -283,12 +288,9 @@ def _compile_cluster(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
     aligned = "aligned" in parts
 
     def run(m: Machine, lanes: Lanes) -> None:
+        lanes = _gathered(m, inst, lanes, aligned=aligned)
         if lanes.size == 0:
             return
-        if aligned:
-            lanes = converge(m, inst, lanes, WARP, exited_ok=True)
-            if lanes.size == 0:
-                return
         barriers, arrived = _cluster_state(m)
         clusters = m.geometry.cta_cluster[m.geometry.lane_cta[lanes]]
         for cluster in np.unique(clusters).tolist():

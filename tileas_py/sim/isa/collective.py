@@ -28,6 +28,16 @@ Masks = npt.NDArray[np.uint32]
 WARPGROUP = 128
 
 
+def warpgroups(m: Machine, inst: Instruction, lanes: Lanes) -> list[tuple[int, Lanes]]:
+    """The warpgroups that may run the warpgroup-wide `inst` now (`converge`), each with
+    its lanes, by warpgroup number; none while they gather."""
+    lanes = converge(m, inst, lanes, WARPGROUP)
+    if lanes.size == 0:
+        return []
+    groups = m.geometry.warpgroup_of(lanes)
+    return [(wg, lanes[groups == wg]) for wg in np.unique(groups).tolist()]
+
+
 def converge(
     m: Machine,
     inst: Instruction,

@@ -20,6 +20,7 @@ PTX ISA, "mbarrier": https://docs.nvidia.com/cuda/parallel-thread-execution/#par
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -103,6 +104,16 @@ def locate(  # noqa: PLR0917 (an access: which instruction, where, by whom)
         ctas[piece.rows] = cta
         offsets[piece.rows] = offset
     return ctas, offsets
+
+
+def _barrier_locator(
+    m: Machine, inst: Instruction, address: Operand, space: str
+) -> Callable[[Machine, Lanes], tuple[Lanes, Lanes]]:
+    """How to `locate`, per run, the mbarrier at `address` each lane names."""
+    read_address, symbol_space = address_reader(m, inst, address)
+    return lambda m, lanes: locate(
+        m, inst, space, read_address(m, lanes), lanes, symbol_space
+    )
 
 
 def _record(
@@ -420,13 +431,13 @@ def compile_mbarrier(m: Machine, inst: Instruction, ops: list[Operand]) -> Actio
 def _compile_init(
     m: Machine, inst: Instruction, ops: list[Operand], space: str
 ) -> Action:
-    address, symbol_space = address_reader(m, inst, ops[0])
+    locate_barriers = _barrier_locator(m, inst, ops[0], space)
     read_count = reader(m, inst, ops[1], U32)
 
     def run(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
             return
-        ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
+        ctas, offsets = locate_barriers(m, lanes)
         counts = read_count(m, lanes)
         _record(m, inst, ctas, offsets, lanes, mode="write")
         for key, chosen in _groups(ctas, offsets):
@@ -462,12 +473,12 @@ def _compile_init(
 def _compile_inval(
     m: Machine, inst: Instruction, ops: list[Operand], space: str
 ) -> Action:
-    address, symbol_space = address_reader(m, inst, ops[0])
+    locate_barriers = _barrier_locator(m, inst, ops[0], space)
 
     def run(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
             return
-        ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
+        ctas, offsets = locate_barriers(m, lanes)
         _record(m, inst, ctas, offsets, lanes, mode="write")
         for key, chosen in _groups(ctas, offsets):
             barrier = _get(m, inst, key, int(lanes[chosen][0]))
@@ -481,13 +492,13 @@ def _compile_inval(
 def _compile_tx(
     m: Machine, inst: Instruction, ops: list[Operand], space: str, action: str
 ) -> Action:
-    address, symbol_space = address_reader(m, inst, ops[0])
+    locate_barriers = _barrier_locator(m, inst, ops[0], space)
     read_count = reader(m, inst, ops[1], U32)
 
     def run(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
             return
-        ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
+        ctas, offsets = locate_barriers(m, lanes)
         counts = read_count(m, lanes).astype(np.int64)
         _record(m, inst, ctas, offsets, lanes, mode="atomic")
         for key, chosen in _groups(ctas, offsets):
@@ -521,7 +532,7 @@ def _compile_arrive(
         operands.pop(0)
         if not isinstance(first, Sink):
             state_writer = writer(m, inst, first, U64)
-    address, symbol_space = address_reader(m, inst, operands[0])
+    locate_barriers = _barrier_locator(m, inst, operands[0], space)
     extra = operands[1:]
     read_tx = reader(m, inst, extra.pop(0), U32) if with_tx else None
     read_count = reader(m, inst, extra[0], U32) if extra else None
@@ -529,7 +540,7 @@ def _compile_arrive(
     def run(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
             return
-        ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
+        ctas, offsets = locate_barriers(m, lanes)
         counts = (
             read_count(m, lanes).astype(np.int64)
             if read_count is not None
@@ -575,13 +586,13 @@ def _compile_wait(
     by_parity = "parity" in parts
     acquire = "relaxed" not in parts
     write_done = writer(m, inst, ops[0], PRED)
-    address, symbol_space = address_reader(m, inst, ops[1])
+    locate_barriers = _barrier_locator(m, inst, ops[1], space)
     read_phase = reader(m, inst, ops[2], U32 if by_parity else U64)
 
     def run(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
             return
-        ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
+        ctas, offsets = locate_barriers(m, lanes)
         _record(m, inst, ctas, offsets, lanes, mode="atomic")
         values = read_phase(m, lanes).astype(np.int64)
         done = np.ones(lanes.shape[0], dtype=np.bool_)
@@ -645,13 +656,13 @@ def _poll(
 def compile_blocking_wait(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     """ptxas's `_mbarrier.try_wait.parity` pseudo-instruction: wait until the phase completes."""
     space = space_of(inst.opcode)
-    address, symbol_space = address_reader(m, inst, ops[0])
+    locate_barriers = _barrier_locator(m, inst, ops[0], space)
     read_parity = reader(m, inst, ops[1], U32)
 
     def run(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
             return
-        ctas, offsets = locate(m, inst, space, address(m, lanes), lanes, symbol_space)
+        ctas, offsets = locate_barriers(m, lanes)
         _record(m, inst, ctas, offsets, lanes, mode="atomic")
         parity = read_parity(m, lanes).astype(np.int64)
         for key, chosen in _groups(ctas, offsets):

@@ -127,7 +127,7 @@ def compile_ld(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     count = _vector(inst)
     size = ty.bytes * count
     space = space_of(inst.opcode)
-    read_address, symbol_space = address_reader(m, inst, ops[1])
+    locate_pieces = _access_locator(m, inst, ops[1], space, size)
     destinations = vector_elements(ops[0])
     if len(destinations) != count:
         raise Unsupported(f"{count} elements but {len(destinations)} destinations")
@@ -142,17 +142,7 @@ def compile_ld(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     def run(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
             return
-        addresses = read_address(m, lanes)
-        pieces = resolve(
-            m,
-            inst,
-            space,
-            addresses,
-            lanes,
-            size,
-            symbol_space=symbol_space,
-            align=_align(size),
-        )
+        pieces = locate_pieces(m, lanes)
         _forbid_tensor_map(m, inst, pieces)
         raw = load(m, inst, pieces, lanes, size, mode=mode)
         if sem is not None:
@@ -171,6 +161,29 @@ def compile_ld(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
 
 def _align(size: int) -> int:
     return size if size & (size - 1) == 0 else 1
+
+
+def _access_locator(
+    m: Machine, inst: Instruction, address: Operand, space: str, size: int
+) -> Callable[[Machine, Lanes], list[Piece]]:
+    """How to find, per run, the pieces of each lane's `size`-byte access at `address` in
+    `space` (aligned to `size` where that is a power of two)."""
+    read_address, symbol_space = address_reader(m, inst, address)
+    align = _align(size)
+
+    def locate_pieces(m: Machine, lanes: Lanes) -> list[Piece]:
+        return resolve(
+            m,
+            inst,
+            space,
+            read_address(m, lanes),
+            lanes,
+            size,
+            symbol_space=symbol_space,
+            align=align,
+        )
+
+    return locate_pieces
 
 
 def _forbid_tensor_map(m: Machine, inst: Instruction, pieces: list[Piece]) -> None:
@@ -200,7 +213,7 @@ def compile_st(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     count = _vector(inst)
     size = ty.bytes * count
     space = space_of(inst.opcode)
-    read_address, symbol_space = address_reader(m, inst, ops[0])
+    locate_pieces = _access_locator(m, inst, ops[0], space, size)
     sources = vector_elements(ops[1])
     if len(sources) != count:
         raise Unsupported(f"{count} elements but {len(sources)} sources")
@@ -212,17 +225,7 @@ def compile_st(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     def run(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
             return
-        addresses = read_address(m, lanes)
-        pieces = resolve(
-            m,
-            inst,
-            space,
-            addresses,
-            lanes,
-            size,
-            symbol_space=symbol_space,
-            align=_align(size),
-        )
+        pieces = locate_pieces(m, lanes)
         parts = [
             to_bits(r(m, lanes), ty).view(np.uint8).reshape(lanes.shape[0], ty.bytes)
             for r in readers
@@ -293,7 +296,8 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     returns = inst.root == "atom"
     operands = list(ops)
     dest = operands.pop(0) if returns else None
-    read_address, symbol_space = address_reader(m, inst, operands[0])
+    size = ty.bytes * count
+    locate_pieces = _access_locator(m, inst, operands[0], space, size)
     values = [reader(m, inst, e, ty) for e in vector_elements(operands[1])]
     compare = reader(m, inst, operands[2], ty) if op == "cas" else None
     writers = (
@@ -301,7 +305,6 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
         if dest is not None
         else []
     )
-    size = ty.bytes * count
     sem = _semantics(inst)
     acquire = sem in ("acquire", "acq_rel")
     release = sem in ("release", "acq_rel")
@@ -310,17 +313,7 @@ def compile_atom(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     def run(m: Machine, lanes: Lanes) -> None:
         if lanes.size == 0:
             return
-        addresses = read_address(m, lanes)
-        pieces = resolve(
-            m,
-            inst,
-            space,
-            addresses,
-            lanes,
-            size,
-            symbol_space=symbol_space,
-            align=_align(size),
-        )
+        pieces = locate_pieces(m, lanes)
         operand_values = [r(m, lanes) for r in values]
         c_values = compare(m, lanes) if compare is not None else None
         old_out = [np.empty_like(v) for v in operand_values]
@@ -403,7 +396,7 @@ def _compile_async_store(
     ty = _element_type(inst)
     count = _vector(inst)
     size = ty.bytes * count
-    read_address, symbol_space = address_reader(m, inst, ops[0])
+    locate_pieces = _access_locator(m, inst, ops[0], "shared::cluster", size)
     readers = [reader(m, inst, e, ty) for e in vector_elements(ops[1])]
     if len(readers) != count:
         raise Unsupported(f"{count} elements but {len(readers)} sources")
@@ -415,16 +408,7 @@ def _compile_async_store(
         if lanes.size == 0:
             return
         n = lanes.shape[0]
-        pieces = resolve(
-            m,
-            inst,
-            "shared::cluster",
-            read_address(m, lanes),
-            lanes,
-            size,
-            symbol_space=symbol_space,
-            align=_align(size),
-        )
+        pieces = locate_pieces(m, lanes)
         flat = np.zeros(n, dtype=np.int64)
         for piece in pieces:
             flat[piece.rows] = piece.offsets

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tileas_py.sim.isa import Unsupported, semantics
-from tileas_py.sim.isa.collective import WARPGROUP, converge
+from tileas_py.sim.isa.collective import WARPGROUP, warpgroups
 from tileas_py.sim.isa.operands import Imm, Operand
 from tileas_py.sim.program import Action, Function, Instruction
 
@@ -83,12 +83,7 @@ def compile_setmaxnreg(m: Machine, inst: Instruction, ops: list[Operand]) -> Act
     start = entry_registers(m.kernel, m.geometry.threads_per_cta)
 
     def run(m: Machine, lanes: Lanes) -> None:
-        lanes = converge(m, inst, lanes, WARPGROUP)
-        if lanes.size == 0:
-            return
-        groups = m.geometry.warpgroup_of(lanes)
-        for wg in np.unique(groups).tolist():
-            members = lanes[groups == wg]
+        for wg, members in warpgroups(m, inst, lanes):
             cta = int(m.geometry.lane_cta[members[0]])
             budget = _budget(m, cta, start)
             if budget.free < 0:

@@ -38,7 +38,7 @@ from tileas_py.hw.wgmma_smem import operand_addresses
 from tileas_py.sim import memory as mem
 from tileas_py.sim.isa import Unsupported, semantics
 from tileas_py.sim.isa.async_copy import Operation, async_access, start
-from tileas_py.sim.isa.collective import WARPGROUP, converge
+from tileas_py.sim.isa.collective import WARPGROUP, converge, warpgroups
 from tileas_py.sim.isa.operands import Imm, Operand, Reg, Vector, reader
 from tileas_py.sim.program import Action, Instruction
 from tileas_py.sim.ptx_types import ptx_type
@@ -144,12 +144,10 @@ def _compile_commit(inst: Instruction) -> Action:
 
 def _compile_wait(inst: Instruction, keep: int) -> Action:
     def run(m: Machine, lanes: Lanes) -> None:
-        lanes = converge(m, inst, lanes, WARPGROUP)
-        if lanes.size == 0:
+        groups = warpgroups(m, inst, lanes)
+        if not groups:
             return
-        groups = m.geometry.warpgroup_of(lanes)
-        for wg in np.unique(groups).tolist():
-            members = lanes[groups == wg]
+        for wg, members in groups:
             state = _states(m).setdefault(wg, WarpgroupState())
             retire = max(len(state.committed) - keep, 0)
             retired = state.committed[:retire]
@@ -257,12 +255,7 @@ def _compile_mma(m: Machine, inst: Instruction, ops: list[Operand]) -> Action:
     d_rows, d_cols = _fragment_table(2, accumulator_offsets(shape.n))
 
     def run(m: Machine, lanes: Lanes) -> None:
-        lanes = converge(m, inst, lanes, WARPGROUP)
-        if lanes.size == 0:
-            return
-        groups = m.geometry.warpgroup_of(lanes)
-        for wg in np.unique(groups).tolist():
-            members = lanes[groups == wg]
+        for wg, members in warpgroups(m, inst, lanes):
             if members.size != WARPGROUP:
                 m.fail("wgmma.mma_async needs all 128 threads of the warpgroup", inst)
             _issue(m, inst, members, wg)

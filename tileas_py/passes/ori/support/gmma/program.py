@@ -389,21 +389,7 @@ class FunctionFacts:
                     gen[index] = transfer(op, gen[index])
                     for number in bit_indices(self.defs_bits[op]):
                         kill[index] |= kills[number]
-        available_in = [full] * count
-        if count:
-            available_in[0] = 0
-        changed = True
-        while changed:
-            changed = False
-            for index in cfg.reverse_postorder:
-                incoming = full if index else 0
-                for predecessor in cfg.predecessors[index]:
-                    incoming &= gen[predecessor] | (
-                        available_in[predecessor] & ~kill[predecessor]
-                    )
-                if incoming != available_in[index]:
-                    available_in[index] = incoming
-                    changed = True
+        available_in = cfg.must_reach_in(gen, kill, full)
         copy_of: dict[int, int] = {}
         """The copy that defines each destination register, by register number."""
         for index, copy in enumerate(copies):
@@ -534,21 +520,7 @@ class FunctionFacts:
                     gen[index] = (
                         gen[index] | defs if op in zero_moves else gen[index] & ~defs
                     )
-        zero_in = [everything] * count
-        if count:
-            zero_in[0] = 0
-        changed = True
-        while changed:
-            changed = False
-            for index in cfg.reverse_postorder:
-                incoming = everything if index else 0
-                for predecessor in cfg.predecessors[index]:
-                    incoming &= gen[predecessor] | (
-                        zero_in[predecessor] & ~kill[predecessor]
-                    )
-                if incoming != zero_in[index]:
-                    zero_in[index] = incoming
-                    changed = True
+        zero_in = cfg.must_reach_in(gen, kill, everything)
         for index, block in enumerate(cfg.blocks):
             zero = zero_in[index]
             for op in block.ops:
