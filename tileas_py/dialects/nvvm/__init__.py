@@ -47,16 +47,17 @@ if TYPE_CHECKING:
 # The dialect and its names load on first use (PEP 562), so that importing one module of
 # the package (`nvvm.kernel`, which `tileas-opt` runs on every input) does not build
 # every op class of the dialect.
-_TARGET_NAMES = frozenset(
-    (
-        "NVVMTargetAttr",
-        "RequiresSM",
-        "RequiresSMa",
-        "RequiresSMf",
-        "declared_targets",
-        "target_archs",
-    )
-)
+__all__ = [
+    "NVVM",
+    "NVVMTargetAttr",
+    "RequiresSM",
+    "RequiresSMa",
+    "RequiresSMf",
+    "declared_targets",
+    "target_archs",
+]
+# Every name but the dialect itself comes from `nvvm.target`.
+_TARGET_NAMES = frozenset(__all__) - {"NVVM"}
 
 
 def _build_dialect() -> Dialect:
@@ -110,14 +111,3 @@ def __getattr__(name: str) -> object:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value
     return value
-
-
-__all__ = [
-    "NVVM",
-    "NVVMTargetAttr",
-    "RequiresSM",
-    "RequiresSMa",
-    "RequiresSMf",
-    "declared_targets",
-    "target_archs",
-]

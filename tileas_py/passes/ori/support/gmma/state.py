@@ -72,7 +72,6 @@ class PipelineState:
         self.calls = 0
         self.clobbered = 0
         self.zero_clobbered = 0
-        self.zero_outputs = 0
         self.tainted = False
         self.tainted_by = 0
         self.unfenced = 0
