@@ -83,3 +83,47 @@ def test_internal_errors_are_one_line_not_tracebacks(
 def test_every_registered_pass_has_its_registry_name() -> None:
     for name, factory in get_all_passes().items():
         assert factory().name == name
+
+
+def test_after_setup_runs_once_the_tool_is_set_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[str] = []
+    missing = str(tmp_path / "missing.mlir")
+    # Set up, then the input fails to open: the hook ran, before the input was read.
+    assert run_tool([missing], after_setup=lambda: calls.append("set up")) == 1
+    assert calls == ["set up"]
+    assert "cannot open input file" in capsys.readouterr().err
+    # The set-up itself fails (an unknown pass): the hook never runs.
+    assert run_tool([missing, "-p", "no-such-pass"], after_setup=calls.clear) == 1
+    assert calls == ["set up"]
+
+
+def test_the_console_entry_point_resumes_the_collector(tmp_path: Path) -> None:
+    """`tileas-opt` pauses the cyclic collector for start-up only: it is off while the
+    tool sets up, and on again (start-up's objects frozen) when the input is read."""
+    probe = (
+        "import gc, sys\n"
+        "from tileas_py.tools import tileas_opt\n"
+        "Main = tileas_opt.TileasOptMain\n"
+        "set_up, run = Main.setup_pipeline, Main.run_and_report\n"
+        "def setup_pipeline(self):\n"
+        "    print('setup', gc.isenabled(), file=sys.stderr)\n"
+        "    set_up(self)\n"
+        "def run_and_report(self):\n"
+        "    print('run', gc.isenabled(), gc.get_freeze_count() > 0, file=sys.stderr)\n"
+        "    return run(self)\n"
+        "Main.setup_pipeline, Main.run_and_report = setup_pipeline, run_and_report\n"
+        "from tileas_py.tools.startup import tileas_opt as entry\n"
+        "entry()\n"
+    )
+    source = tmp_path / "empty.mlir"
+    source.write_text("builtin.module {}\n")
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.split() == ["setup", "False", "run", "True", "True"]

@@ -32,11 +32,8 @@ from tileas_py.analysis.cfg import control_dependence
 from tileas_py.dialects.ori.analysis import ControlFlowGraph, RegisterNumbering
 from tileas_py.dialects.ori.attributes import (
     AddressAttr,
-    NotAttr,
-    PairAttr,
-    ParenAttr,
     SpecialRegAttr,
-    VectorAttr,
+    nested_operands,
 )
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import (
@@ -121,17 +118,10 @@ def special_registers(inst: InstructionOp) -> Iterator[str]:
     stack: list[Attribute] = list(inst.layout.data)
     while stack:
         operand = stack.pop()
-        if isinstance(operand, SpecialRegAttr):
+        if type(operand) is SpecialRegAttr:
             yield operand.reg_name.data
-        elif isinstance(operand, AddressAttr):
-            stack.append(operand.base)
-            stack.extend(operand.rest)
-        elif isinstance(operand, VectorAttr | ParenAttr):
-            stack.extend(operand.elements)
-        elif isinstance(operand, PairAttr):
-            stack.extend((operand.first, operand.second))
-        elif isinstance(operand, NotAttr):
-            stack.append(operand.operand)
+        else:
+            stack.extend(nested_operands(operand))
 
 
 def _reads_varying_special_register(inst: InstructionOp, *, per_warp: bool) -> bool:

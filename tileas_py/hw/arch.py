@@ -49,3 +49,14 @@ class Arch:
 
     def __str__(self) -> str:
         return f"sm_{self.version}{self.variant}"
+
+
+def sm_version(arch: str) -> int:
+    """90 for `sm_90a`, 100 for `sm_100a`, 80 for `sm_80` (or `compute_80`)."""
+    match = _SM_OR_COMPUTE.fullmatch(arch)
+    if match is None:
+        raise ValueError(f"not a GPU architecture: {arch!r}")
+    return int(match.group(1))
+
+
+_SM_OR_COMPUTE = re.compile(r"(?:sm|compute)_(\d+)[af]?")

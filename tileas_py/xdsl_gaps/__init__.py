@@ -7,7 +7,11 @@ Each module is a narrow fix to remove once xDSL has its own (most were found by 
   raised inside xDSL's op parsers into parse errors;
 - `comparison_predicates`: the range check on `arith.cmpi` / `cmpf` / `llvm.icmp` / `fcmp`
   predicates that MLIR's enum attributes make;
-- `dominance`: MLIR's SSA dominance rule.
+- `dominance`: MLIR's SSA dominance rule;
+- `printing`: the `mlir` output target, writing the same text as xDSL's with far fewer
+  calls;
+- `verification`: IRDL verification that skips its generic checks for an op that shows
+  it has the ordinary shape (the ori instructions and registers, built by the thousand).
 
 `tileas_py.dialects.gpu` is the other gap: upstream's `gpu.module` with its targets, loaded
 in place of xDSL's. The modules import nothing from one another and this file imports none

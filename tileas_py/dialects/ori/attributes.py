@@ -14,10 +14,20 @@ PTX ISA: https://docs.nvidia.com/cuda/parallel-thread-execution/#instruction-ope
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from enum import auto
+from functools import lru_cache
+from typing import Any
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, SymbolRefAttr
+from xdsl.dialects.builtin import (
+    I64,
+    ArrayAttr,
+    IntAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    i64,
+)
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import (
     Attribute,
@@ -423,22 +433,34 @@ OPERAND_LEAVES = (
 )
 
 
+def nested_operands(operand: Attribute) -> tuple[Attribute, ...]:
+    """The operands directly inside one operand, in PTX order: an address's base and
+    offset terms, the elements of a vector or a parenthesized list, a pair's halves, a
+    negation's operand; none inside a leaf (a register slot, an immediate, a symbol...).
+
+    Looked up by the operand's exact type: the phases walk every operand tree many times,
+    and a chain of `isinstance` checks on attributes (abstract classes) was a tenth of it.
+    """
+    nested = _NESTED.get(type(operand))
+    return () if nested is None else nested(operand)
+
+
+_NESTED: dict[type[Attribute], Callable[[Any], tuple[Attribute, ...]]] = {
+    AddressAttr: lambda address: (address.base, *address.rest.data),
+    VectorAttr: lambda vector: vector.elements.data,
+    ParenAttr: lambda paren: paren.elements.data,
+    PairAttr: lambda pair: (pair.first, pair.second),
+    NotAttr: lambda negation: (negation.operand,),
+}
+
+
 def slots_of(operand: Attribute) -> Iterator[SlotAttr]:
     """The register slots inside one operand, in PTX order."""
-    if isinstance(operand, SlotAttr):
+    if type(operand) is SlotAttr:
         yield operand
-    elif isinstance(operand, AddressAttr):
-        yield from slots_of(operand.base)
-        for item in operand.rest:
-            yield from slots_of(item)
-    elif isinstance(operand, VectorAttr | ParenAttr):
-        for item in operand.elements:
-            yield from slots_of(item)
-    elif isinstance(operand, PairAttr):
-        yield from slots_of(operand.first)
-        yield from slots_of(operand.second)
-    elif isinstance(operand, NotAttr):
-        yield from slots_of(operand.operand)
+        return
+    for nested in nested_operands(operand):
+        yield from slots_of(nested)
 
 
 def check_operand(operand: Attribute) -> None:
@@ -485,3 +507,10 @@ class GenericAddressAttr(ParametrizedAttribute):
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
             return (SymbolRefAttr(parser.parse_symbol_name()),)
+
+
+@lru_cache(maxsize=1 << 16)
+def i64_attr(value: int) -> IntegerAttr[I64]:
+    """`IntegerAttr(value, i64)`, one object per value: ori holds one per register index
+    and `.loc` field, and building an `IntegerAttr` checks its range every time."""
+    return IntegerAttr(value, i64)

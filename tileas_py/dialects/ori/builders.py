@@ -13,21 +13,20 @@ from __future__ import annotations
 from functools import lru_cache
 
 from xdsl.dialects.builtin import (
-    I32,
-    I64,
     ArrayAttr,
-    DenseArrayBase,
-    IntegerAttr,
     StringAttr,
     UnitAttr,
-    i32,
-    i64,
 )
 from xdsl.ir import Attribute, SSAValue
 
-from tileas_py.dialects.ori.attributes import PtxType, PtxTypeAttr, RegisterType
+from tileas_py.dialects.ori.attributes import (
+    PtxType,
+    PtxTypeAttr,
+    RegisterType,
+    i64_attr,
+)
 from tileas_py.dialects.ori.function import RegOp, register_name_hint
-from tileas_py.dialects.ori.instructions import InstructionOp
+from tileas_py.dialects.ori.instructions import InstructionOp, segment_sizes
 
 
 def build_instruction(  # noqa: PLR0917 (mirrors the op constructor)
@@ -42,7 +41,7 @@ def build_instruction(  # noqa: PLR0917 (mirrors the op constructor)
     properties: dict[str, Attribute] = {
         "opcode": _string_attr(opcode),
         "layout": ArrayAttr(layout),
-        "operandSegmentSizes": _segment_sizes(guard is not None, len(registers)),
+        "operandSegmentSizes": segment_sizes(guard is not None, len(registers)),
     }
     if negated:
         properties["guard_negated"] = _UNIT
@@ -57,7 +56,7 @@ def build_register(ptx_type: PtxType, name: str, index: int | None = None) -> Re
         "reg_name": _string_attr(name),
     }
     if index is not None:
-        properties["index"] = _index_attr(index)
+        properties["index"] = i64_attr(index)
     reg = RegOp.create(result_types=[_REGISTER], properties=properties)
     reg.result.name_hint = register_name_hint(
         name if index is None else f"{name}{index}"
@@ -75,15 +74,5 @@ def _ptx_type_attr(ptx_type: PtxType) -> PtxTypeAttr:
 
 
 @lru_cache(maxsize=1 << 16)
-def _index_attr(index: int) -> IntegerAttr[I64]:
-    return IntegerAttr(index, i64)
-
-
-@lru_cache(maxsize=1 << 16)
 def _string_attr(text: str) -> StringAttr:
     return StringAttr(text)
-
-
-@lru_cache(maxsize=1 << 16)
-def _segment_sizes(guarded: bool, registers: int) -> DenseArrayBase[I32]:
-    return DenseArrayBase.from_list(i32, (int(guarded), registers))

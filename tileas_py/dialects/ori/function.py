@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import cast
 
 from xdsl.dialects.builtin import (
     I64,
@@ -20,8 +21,9 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     StringAttr,
     SymbolRefAttr,
+    i64,
 )
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     irdl_op_definition,
@@ -47,11 +49,16 @@ from tileas_py.dialects.ori.attributes import (
     RegisterClass,
     RegisterClassAttr,
     RegisterType,
+    i64_attr,
 )
 from tileas_py.dialects.ori.declarations import (
     PERFORMANCE_DIRECTIVES,
     DirectiveAttr,
     ParamAttr,
+)
+from tileas_py.xdsl_gaps.verification import (
+    QuickVerifiedOperation,
+    quick_verified_op_definition,
 )
 
 
@@ -70,8 +77,16 @@ def register_name_hint(ptx_name: str) -> str | None:
 _NUMBERED_SUFFIX = re.compile(r"_\d+$")
 
 
-@irdl_op_definition
-class RegOp(IRDLOperation):
+_REG_PROPERTY_TYPES: dict[str, type[Attribute]] = {
+    "ptx_type": PtxTypeAttr,
+    "reg_name": StringAttr,
+    "index": IntegerAttr,
+    "reg_class": RegisterClassAttr,
+}
+
+
+@quick_verified_op_definition
+class RegOp(QuickVerifiedOperation):
     """`.reg`: declares one PTX virtual register, whose handle every instruction names.
 
     `%r<100>` declares `%r0` ... `%r99`; each keeps the prefix and its index so that the
@@ -109,7 +124,7 @@ class RegOp(IRDLOperation):
             properties={
                 "ptx_type": PtxTypeAttr(ptx_type),
                 "reg_name": StringAttr(reg_name),
-                "index": None if index is None else IntegerAttr(index, 64),
+                "index": None if index is None else i64_attr(index),
                 "reg_class": None
                 if reg_class is None
                 else RegisterClassAttr(reg_class),
@@ -137,7 +152,29 @@ class RegOp(IRDLOperation):
     def register_class(self, reg_class: RegisterClass) -> None:
         self.reg_class = RegisterClassAttr(reg_class)
 
+    def has_ordinary_shape(self) -> bool:
+        """Known properties of their exact types, an i64 index, no operands, regions or
+        successors, and one register-typed result."""
+        properties = self.properties
+        for name, value in properties.items():
+            if type(value) is not _REG_PROPERTY_TYPES.get(name):
+                return False
+        index = properties.get("index")
+        return (
+            "ptx_type" in properties
+            and "reg_name" in properties
+            and (index is None or cast(IntegerAttr[I64], index).type == i64)
+            and not self._operands
+            and len(self.results) == 1
+            and type(self.results[0].type) is RegisterType
+            and not self.regions
+            and not self._successors
+        )
+
     def verify_(self) -> None:
+        self.verify_ordinary_()
+
+    def verify_ordinary_(self) -> None:
         func = self.parent_op()
         block = self.parent_block()
         if (
@@ -209,9 +246,9 @@ class LocOp(IRDLOperation):
     ) -> None:
         super().__init__(
             properties={
-                "file": IntegerAttr(file, 64),
-                "line": IntegerAttr(line, 64),
-                "column": IntegerAttr(column, 64),
+                "file": i64_attr(file),
+                "line": i64_attr(line),
+                "column": i64_attr(column),
                 "function_name": None
                 if function_name is None
                 else SymbolRefAttr(function_name),
@@ -219,9 +256,9 @@ class LocOp(IRDLOperation):
         )
         if inlined_at is not None:
             file, line, column = inlined_at
-            self.inlined_file = IntegerAttr(file, 64)
-            self.inlined_line = IntegerAttr(line, 64)
-            self.inlined_column = IntegerAttr(column, 64)
+            self.inlined_file = i64_attr(file)
+            self.inlined_line = i64_attr(line)
+            self.inlined_column = i64_attr(column)
 
     @property
     def inlined_at(self) -> tuple[int, int, int] | None:

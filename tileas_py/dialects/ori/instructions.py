@@ -17,15 +17,21 @@ from __future__ import annotations
 
 from abc import ABC
 from collections.abc import Sequence
-from functools import cache
-from typing import ClassVar, Self
+from functools import cache, lru_cache
+from typing import ClassVar, Self, cast
 
-from xdsl.dialects.builtin import ArrayAttr, StringAttr, SymbolRefAttr, UnitAttr
+from xdsl.dialects.builtin import (
+    I32,
+    ArrayAttr,
+    DenseArrayBase,
+    StringAttr,
+    SymbolRefAttr,
+    UnitAttr,
+    i32,
+)
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
-    IRDLOperation,
-    irdl_op_definition,
     opt_operand_def,
     opt_prop_def,
     prop_def,
@@ -49,9 +55,19 @@ from tileas_py.dialects.ori.attributes import (
     slots_of,
 )
 from tileas_py.dialects.ori.operand_syntax import OperandParser, OperandPrinter
+from tileas_py.xdsl_gaps.verification import (
+    QuickVerifiedOperation,
+    quick_verified_op_definition,
+)
 
 _ROLES: dict[int, tuple[ArrayAttr[Attribute], tuple[Role, ...]]] = {}
 _MAX_CACHED_LAYOUTS = 1 << 16
+
+
+@lru_cache(maxsize=1 << 16)
+def segment_sizes(guarded: bool, registers: int) -> DenseArrayBase[I32]:
+    """An instruction's `operandSegmentSizes`: its guard (or none), then its registers."""
+    return DenseArrayBase.from_list(i32, (int(guarded), registers))
 
 
 def layout_roles(layout: ArrayAttr[Attribute]) -> tuple[Role, ...]:
@@ -70,7 +86,17 @@ def layout_roles(layout: ArrayAttr[Attribute]) -> tuple[Role, ...]:
     return roles
 
 
-class InstructionOp(IRDLOperation, ABC):
+_Split = tuple[SSAValue | None, tuple[SSAValue, ...], tuple[Role, ...]]
+
+_PROPERTY_TYPES: dict[str, type[Attribute]] = {
+    "opcode": StringAttr,
+    "layout": ArrayAttr,
+    "guard_negated": UnitAttr,
+    "operandSegmentSizes": DenseArrayBase,
+}
+
+
+class InstructionOp(QuickVerifiedOperation, ABC):
     """The shape shared by every PTX instruction op."""
 
     PTX_PREFIXES: ClassVar[tuple[str, ...]] = ()
@@ -113,16 +139,14 @@ class InstructionOp(IRDLOperation, ABC):
 
     # -- the accessor API of the ptxas phases ---------------------------------------------
 
-    def _split_operands(
-        self,
-    ) -> tuple[SSAValue | None, tuple[SSAValue, ...], tuple[Role, ...]]:
+    def _split_operands(self) -> _Split:
         """(guard, register operands, their roles): the analyses call this often, and
         slicing the operand tuple is much cheaper than xDSL's segment accessors."""
         roles = layout_roles(self.layout)
-        operands = tuple(self.operands)
-        registers = operands[len(operands) - len(roles) :]
-        guard = operands[0] if len(operands) > len(roles) else None
-        return guard, registers, roles
+        operands = tuple(self._operands)  # a plain tuple slices in C
+        if len(operands) > len(roles):
+            return operands[0], operands[1:], roles
+        return None, operands, roles
 
     def register_roles(self) -> list[tuple[SSAValue, Role]]:
         """Each register operand (guard excluded) with what this instruction does to it."""
@@ -156,7 +180,10 @@ class InstructionOp(IRDLOperation, ABC):
     @property
     def guard_register(self) -> SSAValue | None:
         """The guard predicate (as `guard`, without decoding the operand segments)."""
-        return self._split_operands()[0]
+        operands = tuple(self._operands)
+        if operands and len(operands) > len(layout_roles(self.layout)):
+            return operands[0]
+        return None
 
     # -- custom syntax: `ori.x [if [not] %p] "mnemonic" (operands) successors` ------------
 
@@ -204,14 +231,19 @@ class InstructionOp(IRDLOperation, ABC):
         return op
 
     def print(self, printer: Printer) -> None:
-        if self.guard is not None:
+        guard, registers, _ = self._split_operands()
+        segments = segment_sizes(guard is not None, len(registers))
+        if self.properties.get("operandSegmentSizes") is not segments:
+            # Not built by `build_instruction`: ask the segments themselves.
+            guard, registers = self.guard, self.registers
+        if guard is not None:
             printer.print_string(" if not " if self.guard_negated else " if ")
-            printer.print_operand(self.guard)
+            printer.print_operand(guard)
         printer.print_string(" ")
         printer.print_string_literal(self.opcode.data)
         if self.layout.data:
             printer.print_string(" (")
-            OperandPrinter(printer, self.registers).print_layout(self.layout.data)
+            OperandPrinter(printer, registers).print_layout(self.layout.data)
             printer.print_string(")")
         if self.successors:
             printer.print_string(" ")
@@ -230,10 +262,45 @@ class InstructionOp(IRDLOperation, ABC):
                 f"the operand layout names {slots} registers but the op has "
                 f"{len(self.registers)} register operands"
             )
+        self._verify_guard_and_family()
+
+    def verify_ordinary_(self) -> None:
+        for operand in self.layout:
+            check_operand(operand)
+        self._verify_guard_and_family()
+
+    def _verify_guard_and_family(self) -> None:
         if self.guard_negated is not None and self.guard is None:
             raise VerifyException("a negated guard needs a guard predicate")
         self.verify_mnemonic()
         self.verify_instruction()
+
+    def has_ordinary_shape(self) -> bool:
+        """Known properties of their exact types, operand segments that put a guard (or
+        none) before one register per layout slot, register-typed operands, no results
+        or regions, and successors only where the op takes them."""
+        properties = self.properties
+        for name, value in properties.items():
+            if type(value) is not _PROPERTY_TYPES.get(name):
+                return False
+        layout = properties.get("layout")
+        if layout is None or "opcode" not in properties:
+            return False
+        operands = self._operands
+        registers = len(layout_roles(cast(ArrayAttr[Attribute], layout)))
+        guards = len(operands) - registers
+        segments = properties.get("operandSegmentSizes")
+        if guards not in (0, 1) or (
+            segments is not (expected := segment_sizes(guards == 1, registers))
+            and segments != expected
+        ):
+            return False
+        return (
+            all(type(operand.type) is RegisterType for operand in operands)
+            and not self.results
+            and not self.regions
+            and (self.HAS_SUCCESSORS or not self._successors)
+        )
 
     def verify_mnemonic(self) -> None:
         """Check that this op is the one `instruction_class` picks for its mnemonic."""
@@ -253,7 +320,7 @@ class InstructionOp(IRDLOperation, ABC):
             )
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class GenericInstructionOp(InstructionOp):
     """A PTX instruction no ptxas phase looks into by name.
 
@@ -272,7 +339,7 @@ class GenericInstructionOp(InstructionOp):
 # WGMMA and the warpgroup pseudo-instructions ptxas inserts
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class WgmmaFenceOp(InstructionOp):
     """`wgmma.fence`: opens a WGMMA pipeline stage (SASS `WARPGROUP.ARRIVE`).
 
@@ -287,7 +354,7 @@ class WgmmaFenceOp(InstructionOp):
         self._expect_operand_count(0)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class WgmmaMmaAsyncOp(InstructionOp):
     """`wgmma.mma_async`: an asynchronous warpgroup MMA on an accumulator vector.
 
@@ -332,7 +399,7 @@ class WgmmaMmaAsyncOp(InstructionOp):
         return len(accumulator.elements)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class WgmmaCommitGroupOp(InstructionOp):
     """`wgmma.commit_group`: closes the current WGMMA group.
 
@@ -372,7 +439,7 @@ class _WaitOp(InstructionOp, ABC):
         return count.value.data
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class WgmmaWaitGroupOp(_WaitOp):
     """`wgmma.wait_group N`: waits until at most N WGMMA groups are pending.
 
@@ -384,7 +451,7 @@ class WgmmaWaitGroupOp(_WaitOp):
     PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("wgmma.wait_group",)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class WarpgroupArriveOp(InstructionOp):
     """ptxas's compiler-inserted `_warpgroup.arrive` (SASS `WARPGROUP.ARRIVE`).
 
@@ -402,7 +469,7 @@ class WarpgroupArriveOp(InstructionOp):
         self._expect_operand_count(0)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class WarpgroupWaitOp(_WaitOp):
     """ptxas's compiler-inserted `_warpgroup.wait N` (SASS `WARPGROUP.DEPBAR.LE gsb0, N`).
 
@@ -416,7 +483,7 @@ class WarpgroupWaitOp(_WaitOp):
     PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("_warpgroup.wait",)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class WarpgroupCommitBatchOp(InstructionOp):
     """ptxas's compiler-inserted `_warpgroup.commit_batch` (the `gsb0` of the last HGMMA).
 
@@ -437,7 +504,7 @@ class WarpgroupCommitBatchOp(InstructionOp):
 # Calls and control flow
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class CallOp(InstructionOp):
     """`call`: a direct or indirect call, with `.param` return and argument lists.
 
@@ -521,7 +588,7 @@ class TerminatorInstructionOp(InstructionOp, ABC):
         return self.successors[-1] if self.guard is not None else None
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class BraOp(TerminatorInstructionOp):
     """`bra`: a branch, to its first successor; guarded, it falls through to the second.
 
@@ -538,7 +605,7 @@ class BraOp(TerminatorInstructionOp):
         return self.successors[0]
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class BrxOp(TerminatorInstructionOp):
     """`brx.idx`: an indirect branch to the label an index picks from a list.
 
@@ -576,7 +643,7 @@ class BrxOp(TerminatorInstructionOp):
         return name.root_reference.data
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class RetOp(TerminatorInstructionOp):
     """`ret`: returns from a function; guarded, it falls through to its successor.
 
@@ -588,7 +655,7 @@ class RetOp(TerminatorInstructionOp):
     PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("ret",)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class ExitOp(TerminatorInstructionOp):
     """`exit`: ends the thread; guarded, it falls through to its successor.
 
@@ -604,7 +671,7 @@ class ExitOp(TerminatorInstructionOp):
 # Barriers, fences and asynchronous copies
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class BarrierOp(InstructionOp):
     """`bar` / `barrier`: CTA barriers (`sync`, `arrive`, `red`), named or not.
 
@@ -617,7 +684,7 @@ class BarrierOp(InstructionOp):
     PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("bar", "barrier")
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class MembarOp(InstructionOp):
     """`membar`: a memory barrier at CTA, GPU or system scope.
 
@@ -629,7 +696,7 @@ class MembarOp(InstructionOp):
     PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("membar",)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class FenceOp(InstructionOp):
     """`fence`: memory-ordering fences, proxy fences (`fence.proxy.async`) included.
 
@@ -641,7 +708,7 @@ class FenceOp(InstructionOp):
     PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("fence",)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class MbarrierOp(InstructionOp):
     """`mbarrier.*`: init, arrive (with `expect_tx`), test_wait / try_wait, inval, ...
 
@@ -654,7 +721,7 @@ class MbarrierOp(InstructionOp):
     PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("mbarrier",)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class MbarrierWaitOp(InstructionOp):
     """ptxas's `_mbarrier.try_wait.parity` pseudo-instruction: wait until a phase completes.
 
@@ -679,7 +746,7 @@ class MbarrierWaitOp(InstructionOp):
         return self.opcode.data.removeprefix("_")
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class CpAsyncOp(InstructionOp):
     """`cp.async.ca` / `cp.async.cg`: a non-bulk asynchronous copy to shared memory.
 
@@ -691,7 +758,7 @@ class CpAsyncOp(InstructionOp):
     PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("cp.async",)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class CpAsyncCommitGroupOp(InstructionOp):
     """`cp.async.commit_group`: groups the outstanding cp.async copies.
 
@@ -706,7 +773,7 @@ class CpAsyncCommitGroupOp(InstructionOp):
         self._expect_operand_count(0)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class CpAsyncWaitGroupOp(_WaitOp):
     """`cp.async.wait_group N`: waits until at most N cp.async groups are pending.
 
@@ -718,7 +785,7 @@ class CpAsyncWaitGroupOp(_WaitOp):
     PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("cp.async.wait_group",)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class CpAsyncWaitAllOp(InstructionOp):
     """`cp.async.wait_all`: waits for every cp.async copy.
 
@@ -733,7 +800,7 @@ class CpAsyncWaitAllOp(InstructionOp):
         self._expect_operand_count(0)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class CpAsyncMbarrierArriveOp(InstructionOp):
     """`cp.async.mbarrier.arrive`: arrives on an mbarrier once prior cp.async copies land.
 
@@ -745,7 +812,7 @@ class CpAsyncMbarrierArriveOp(InstructionOp):
     PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("cp.async.mbarrier.arrive",)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class CpAsyncBulkOp(InstructionOp):
     """`cp.async.bulk(.tensor)` and its prefetch forms: bulk and TMA copies.
 
@@ -757,7 +824,7 @@ class CpAsyncBulkOp(InstructionOp):
     PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("cp.async.bulk",)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class CpAsyncBulkCommitGroupOp(InstructionOp):
     """`cp.async.bulk.commit_group`: groups the outstanding bulk copies.
 
@@ -772,7 +839,7 @@ class CpAsyncBulkCommitGroupOp(InstructionOp):
         self._expect_operand_count(0)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class CpAsyncBulkWaitGroupOp(_WaitOp):
     """`cp.async.bulk.wait_group(.read) N`: waits on bulk copy groups.
 
@@ -784,7 +851,7 @@ class CpAsyncBulkWaitGroupOp(_WaitOp):
     PTX_PREFIXES: ClassVar[tuple[str, ...]] = ("cp.async.bulk.wait_group",)
 
 
-@irdl_op_definition
+@quick_verified_op_definition
 class CpReduceAsyncBulkOp(InstructionOp):
     """`cp.reduce.async.bulk(.tensor)`: bulk reductions into global or shared memory.
 

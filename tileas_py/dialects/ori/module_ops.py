@@ -36,6 +36,7 @@ from tileas_py.dialects.ori.attributes import (
     PtxTypeAttr,
     StateSpace,
     StateSpaceAttr,
+    i64_attr,
 )
 from tileas_py.dialects.ori.declarations import UNSIZED, Declarator
 
@@ -104,7 +105,7 @@ class AddressSizeOp(IRDLOperation):
     assembly_format = "$size attr-dict"
 
     def __init__(self, size: int) -> None:
-        super().__init__(properties={"size": IntegerAttr(size, 64)})
+        super().__init__(properties={"size": i64_attr(size)})
 
     def verify_(self) -> None:
         if self.size.value.data not in (32, 64):
@@ -198,10 +199,10 @@ class FileOp(IRDLOperation):
     ) -> None:
         super().__init__(
             properties={
-                "index": IntegerAttr(index, 64),
+                "index": i64_attr(index),
                 "path": StringAttr(path),
-                "timestamp": None if timestamp is None else IntegerAttr(timestamp, 64),
-                "size": None if size is None else IntegerAttr(size, 64),
+                "timestamp": None if timestamp is None else i64_attr(timestamp),
+                "size": None if size is None else i64_attr(size),
             }
         )
 

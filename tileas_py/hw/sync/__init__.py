@@ -6,6 +6,7 @@ checkers that return them for a description of an instruction. Both are ground t
 `ori` barrier and sync phases (seed 003), taken from `test/ptxas/sync/corpus/`.
 """
 
+from tileas_py.hw.arch import sm_version
 from tileas_py.hw.sync.diagnostics import (
     INTRINSIC_MESSAGES,
     PTX_MESSAGES,
@@ -45,7 +46,6 @@ from tileas_py.hw.sync.sass import (
     lowering_parts,
     num_barriers,
     sass_opcodes,
-    sm_version,
 )
 
 __all__ = [

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-from tileas_py.hw.sync.sass import sm_version
+from tileas_py.hw.arch import sm_version
 
 UNKNOWN_MBARRIER_COUNT = 0xFFFF
 """EIATTR_NUM_MBARRIERS of a kernel that initializes mbarriers in a loop."""

@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from tileas_py.hw.arch import sm_version
+
 ERRBARS = "ERRBARS"
 """Stands for ptxas's error barriers after a gpu/sys-scope memory barrier: `ERRBAR`, and
 from sm_90 on also `CGAERRBAR` (the cluster's)."""
@@ -51,14 +53,6 @@ def num_barriers(barrier_ids: Iterable[int | None]) -> int:
     if any(i is None for i in ids):
         return NAMED_BARRIERS
     return max((i + 1 for i in ids if i is not None), default=0)
-
-
-def sm_version(arch: str) -> int:
-    """90 for `sm_90a`, 100 for `sm_100a`, 80 for `sm_80`."""
-    match = re.fullmatch(r"(?:sm|compute)_(\d+)[af]?", arch)
-    if match is None:
-        raise ValueError(f"not a GPU architecture: {arch!r}")
-    return int(match.group(1))
 
 
 @dataclass(frozen=True)

@@ -101,6 +101,7 @@ from tileas_py.dialects.ori.sass import (
     sass_opcode,
     set_sass_opcode,
 )
+from tileas_py.hw.arch import sm_version
 from tileas_py.hw.sync.diagnostics import SYNC_MESSAGE_BY_NAME, SyncDiagnostic
 from tileas_py.hw.sync.eiattr import mbarrier_kind
 from tileas_py.hw.sync.sass import (
@@ -110,7 +111,6 @@ from tileas_py.hw.sync.sass import (
     errbar_opcodes,
     lowering_parts,
     may_have_lowering,
-    sm_version,
 )
 from tileas_py.passes.ori.support.common import (
     block_instructions,

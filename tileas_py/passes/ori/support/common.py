@@ -21,7 +21,7 @@ from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import CallOp, InstructionOp
 from tileas_py.dialects.ori.module_ops import TargetOp, pragmas_of, start_of
 from tileas_py.dialects.ori.sass import SassOp
-from tileas_py.hw.sync.sass import sm_version
+from tileas_py.hw.arch import sm_version
 
 DEFAULT_ARCH = "sm_90a"
 OCG_PREFIX = "__nv_ptx_builtin_ocg_"

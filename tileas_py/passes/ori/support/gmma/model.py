@@ -224,8 +224,7 @@ class GmmaFunctionModel(FunctionFacts):
         """The state at the end of a block, and the findings its instructions emit."""
         emitted: list[Finding] = []
         self._emitted = emitted
-        block = self.cfg.blocks[index]
-        for op in block.ops:
+        for op in self.block_ops[index]:
             planned = self.planned.get(op)
             if planned is not None and planned.culprit is not op:
                 # A wait hoisted here (above a divergent branch or a call).
@@ -243,6 +242,11 @@ class GmmaFunctionModel(FunctionFacts):
         self._emitted.append(finding)
 
     def _step(self, op: InstructionOp, state: PipelineState) -> None:
+        if type(op) is GenericInstructionOp:
+            # Most instructions, none of the kinds below (by exact type: a chain of
+            # `isinstance` on op classes, abstract classes all, was a tenth of the walk).
+            self._access(op, state)
+            return
         if isinstance(op, GMMA_OPS):
             branches = self._op_dependence(op)
             if branches:
@@ -344,7 +348,7 @@ class GmmaFunctionModel(FunctionFacts):
             if live_out is None:
                 live_out = self._live_out(self.dead)
             live = live_out[index]
-            for op in reversed(list(cfg.blocks[index].ops)):
+            for op in reversed(self.block_ops[index]):
                 if op is wgmma.op:
                     break
                 if isinstance(op, InstructionOp) and op not in self.dead:

@@ -226,11 +226,19 @@ class FunctionFacts:
         self.numbering = RegisterNumbering(func)
         self.order: dict[Operation, int] = {}
         self.instructions: list[InstructionOp] = []
+        self.block_ops: list[list[Operation]] = []
+        """Each CFG block's ops, listed once: the analyses below walk every block many
+        times, and walking a block's linked list of ops costs a call per op."""
+        self.block_instructions: list[list[InstructionOp]] = []
+        """Each CFG block's instructions (its ops but labels and registers)."""
         for block in self.cfg.blocks:
-            for op in block.ops:
+            ops = list(block.ops)
+            instructions = [op for op in ops if isinstance(op, InstructionOp)]
+            self.block_ops.append(ops)
+            self.block_instructions.append(instructions)
+            for op in ops:
                 self.order[op] = len(self.order)
-                if isinstance(op, InstructionOp):
-                    self.instructions.append(op)
+            self.instructions.extend(instructions)
         self.walk_order = self._walk_order()
         """Where ptxas meets each instruction in its walk: blocks in reverse postorder of a
         depth-first search that takes the fall-through before the branch target (so the
@@ -261,7 +269,7 @@ class FunctionFacts:
         blocks += [i for i in range(len(cfg.blocks)) if i not in reached]
         order: dict[Operation, int] = {}
         for index in blocks:
-            for op in cfg.blocks[index].ops:
+            for op in self.block_ops[index]:
                 order[op] = len(order)
         return order
 
@@ -383,12 +391,11 @@ class FunctionFacts:
         # Each block as `available_out = gen | (available_in & ~kill)`.
         gen = [0] * count
         kill = [0] * count
-        for index, block in enumerate(cfg.blocks):
-            for op in block.ops:
-                if isinstance(op, InstructionOp):
-                    gen[index] = transfer(op, gen[index])
-                    for number in bit_indices(self.defs_bits[op]):
-                        kill[index] |= kills[number]
+        for index, instructions in enumerate(self.block_instructions):
+            for op in instructions:
+                gen[index] = transfer(op, gen[index])
+                for number in bit_indices(self.defs_bits[op]):
+                    kill[index] |= kills[number]
         available_in = cfg.must_reach_in(gen, kill, full)
         copy_of: dict[int, int] = {}
         """The copy that defines each destination register, by register number."""
@@ -396,11 +403,9 @@ class FunctionFacts:
             (destination,) = copy.defs()
             copy_of[self.numbering.number[destination]] = index
         destinations = self.numbering.mask(c.defs()[0] for c in copies)
-        for index, block in enumerate(cfg.blocks):
+        for index, instructions in enumerate(self.block_instructions):
             available = available_in[index]
-            for op in block.ops:
-                if not isinstance(op, InstructionOp):
-                    continue
+            for op in instructions:
                 uses = self.uses_bits[op]
                 for number in bit_indices(uses & destinations):
                     copy = copies[copy_of[number]]
@@ -427,10 +432,10 @@ class FunctionFacts:
         while True:
             live_out = self._live_out(dead)
             found = False
-            for index, block in enumerate(self.cfg.blocks):
+            for index, instructions in enumerate(self.block_instructions):
                 live = live_out[index]
-                for op in reversed(list(block.ops)):
-                    if not isinstance(op, InstructionOp) or op in dead:
+                for op in reversed(instructions):
+                    if op in dead:
                         continue
                     defs = self.defs_bits[op]
                     removable = is_removable(op) or (
@@ -452,10 +457,10 @@ class FunctionFacts:
         gen_kill = [
             use_def(
                 (self.uses_bits[op], self.defs_bits[op], op.guard_register is None)
-                for op in block.ops
-                if isinstance(op, InstructionOp) and op not in dead
+                for op in instructions
+                if op not in dead
             )
-            for block in self.cfg.blocks
+            for instructions in self.block_instructions
         ]
         _, live_out = solve(
             self.cfg.successors,
@@ -512,18 +517,18 @@ class FunctionFacts:
         # Each block as `zero_out = gen | (zero_in & ~kill)`.
         gen = [0] * count
         kill = [0] * count
-        for index, block in enumerate(cfg.blocks):
-            for op in block.ops:
-                if isinstance(op, InstructionOp) and op not in self.dead:
+        for index, instructions in enumerate(self.block_instructions):
+            for op in instructions:
+                if op not in self.dead:
                     defs = self.defs_bits[op]
                     kill[index] |= defs
                     gen[index] = (
                         gen[index] | defs if op in zero_moves else gen[index] & ~defs
                     )
         zero_in = cfg.must_reach_in(gen, kill, everything)
-        for index, block in enumerate(cfg.blocks):
+        for index, instructions in enumerate(self.block_instructions):
             zero = zero_in[index]
-            for op in block.ops:
+            for op in instructions:
                 wgmma = self.wgmma_of.get(op)
                 if wgmma is not None:
                     wgmma.starts_from_zero = wgmma.scale_zero or (
@@ -594,10 +599,9 @@ class FunctionFacts:
         numbering = self.numbering
         count = len(self.cfg.blocks)
         gen = [0] * count
-        for index, block in enumerate(self.cfg.blocks):
-            for op in block.ops:
-                if isinstance(op, InstructionOp):
-                    gen[index] |= numbering.mask(op.defs())
+        for index, instructions in enumerate(self.block_instructions):
+            for op in instructions:
+                gen[index] |= numbering.mask(op.defs())
         defined_in = [0] * count
         changed = True
         while changed:
@@ -610,11 +614,9 @@ class FunctionFacts:
                     defined_in[index] = incoming
                     changed = True
         result: dict[Wgmma, int] = {}
-        for index, block in enumerate(self.cfg.blocks):
+        for index, instructions in enumerate(self.block_instructions):
             defined = defined_in[index]
-            for op in block.ops:
-                if not isinstance(op, InstructionOp):
-                    continue
+            for op in instructions:
                 wgmma = self.wgmma_of.get(op)
                 if wgmma is not None:
                     result[wgmma] = defined
@@ -628,8 +630,8 @@ class FunctionFacts:
         count = len(cfg.blocks)
 
         def scan(index: int, live: int, record: dict[Operation, int] | None) -> int:
-            for op in reversed(list(cfg.blocks[index].ops)):
-                if not isinstance(op, InstructionOp) or op in self.dead:
+            for op in reversed(self.block_instructions[index]):
+                if op in self.dead:
                     continue
                 if record is not None:
                     record[op] = live
@@ -663,7 +665,8 @@ class FunctionFacts:
         path (when none does, ptxas ends the stage itself at the first place it can)."""
         cfg = self.cfg
         has_gmma = [
-            any(isinstance(op, GMMA_OPS) for op in block.ops) for block in cfg.blocks
+            any(isinstance(op, GMMA_OPS) for op in instructions)
+            for instructions in self.block_instructions
         ]
         reach_in = list(has_gmma)
         changed = True
@@ -676,9 +679,9 @@ class FunctionFacts:
                     reach_in[index] = True
                     changed = True
         result: dict[Operation, bool] = {}
-        for index, block in enumerate(cfg.blocks):
+        for index, ops in enumerate(self.block_ops):
             ahead = any(reach_in[s] for s in cfg.successors[index])
-            for op in reversed(list(block.ops)):
+            for op in reversed(ops):
                 result[op] = ahead
                 if isinstance(op, GMMA_OPS):
                     ahead = True
@@ -763,7 +766,7 @@ class FunctionFacts:
 
         def scan(index: int, seen: int, backward: bool, record: bool) -> int:
             mine = dependence[index] & branches
-            ops = list(cfg.blocks[index].ops)
+            ops = self.block_ops[index]
             for op in reversed(ops) if backward else ops:
                 if record:
                     result[op] = result.get(op, False) or bool(seen & mine)
@@ -774,9 +777,12 @@ class FunctionFacts:
         # A block adds its own branches once it holds a GMMA instruction.
         adds = [
             dependence[index] & branches
-            if any(isinstance(op, GMMA_OPS) and op not in self.dead for op in block.ops)
+            if any(
+                isinstance(op, GMMA_OPS) and op not in self.dead
+                for op in self.block_instructions[index]
+            )
             else 0
-            for index, block in enumerate(cfg.blocks)
+            for index in range(count)
         ]
         for backward in (False, True):
             seen_in = [0] * count
