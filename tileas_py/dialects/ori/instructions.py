@@ -144,9 +144,9 @@ class InstructionOp(QuickVerifiedOperation, ABC):
         slicing the operand tuple is much cheaper than xDSL's segment accessors."""
         roles = layout_roles(self.layout)
         operands = tuple(self._operands)  # a plain tuple slices in C
-        if len(operands) > len(roles):
-            return operands[0], operands[1:], roles
-        return None, operands, roles
+        registers = operands[len(operands) - len(roles) :]
+        guard = operands[0] if len(operands) > len(roles) else None
+        return guard, registers, roles
 
     def register_roles(self) -> list[tuple[SSAValue, Role]]:
         """Each register operand (guard excluded) with what this instruction does to it."""
