@@ -13,9 +13,10 @@ diagnostic is IRDL's own, in IRDL's order.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TypeVar
 
+from xdsl.ir import Attribute
 from xdsl.irdl import IRDLOperation, irdl_op_definition
 
 
@@ -30,6 +31,12 @@ class QuickVerifiedOperation(IRDLOperation, ABC):
     @abstractmethod
     def verify_ordinary_(self) -> None:
         """The op's own rules, for an op of the ordinary shape."""
+
+    def has_property_types(self, types: Mapping[str, type[Attribute]]) -> bool:
+        """Whether each property is one `types` names, of exactly the type it names."""
+        return all(
+            type(value) is types.get(name) for name, value in self.properties.items()
+        )
 
 
 QuickVerifiedT = TypeVar("QuickVerifiedT", bound=QuickVerifiedOperation)

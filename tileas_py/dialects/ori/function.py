@@ -156,12 +156,10 @@ class RegOp(QuickVerifiedOperation):
         """Known properties of their exact types, an i64 index, no operands, regions or
         successors, and one register-typed result."""
         properties = self.properties
-        for name, value in properties.items():
-            if type(value) is not _REG_PROPERTY_TYPES.get(name):
-                return False
         index = properties.get("index")
         return (
-            "ptx_type" in properties
+            self.has_property_types(_REG_PROPERTY_TYPES)
+            and "ptx_type" in properties
             and "reg_name" in properties
             and (index is None or cast(IntegerAttr[I64], index).type == i64)
             and not self._operands

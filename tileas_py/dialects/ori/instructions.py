@@ -180,10 +180,8 @@ class InstructionOp(QuickVerifiedOperation, ABC):
     @property
     def guard_register(self) -> SSAValue | None:
         """The guard predicate (as `guard`, without decoding the operand segments)."""
-        operands = tuple(self._operands)
-        if operands and len(operands) > len(layout_roles(self.layout)):
-            return operands[0]
-        return None
+        operands = tuple(self._operands)  # a plain tuple indexes in C
+        return operands[0] if len(operands) > len(layout_roles(self.layout)) else None
 
     # -- custom syntax: `ori.x [if [not] %p] "mnemonic" (operands) successors` ------------
 
@@ -280,9 +278,8 @@ class InstructionOp(QuickVerifiedOperation, ABC):
         none) before one register per layout slot, register-typed operands, no results
         or regions, and successors only where the op takes them."""
         properties = self.properties
-        for name, value in properties.items():
-            if type(value) is not _PROPERTY_TYPES.get(name):
-                return False
+        if not self.has_property_types(_PROPERTY_TYPES):
+            return False
         layout = properties.get("layout")
         if layout is None or "opcode" not in properties:
             return False

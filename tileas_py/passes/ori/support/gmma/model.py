@@ -348,10 +348,10 @@ class GmmaFunctionModel(FunctionFacts):
             if live_out is None:
                 live_out = self._live_out(self.dead)
             live = live_out[index]
-            for op in reversed(self.block_ops[index]):
+            for op in reversed(self.block_instructions[index]):
                 if op is wgmma.op:
                     break
-                if isinstance(op, InstructionOp) and op not in self.dead:
+                if op not in self.dead:
                     if op.guard_register is None:
                         live &= ~self.defs_bits[op]
                     live |= self.uses_bits[op]
