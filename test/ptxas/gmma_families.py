@@ -610,6 +610,29 @@ def predication() -> Iterator[tuple[Kernel, tuple[str, ...]]]:
             "F M0 M0 @{c}:C @{c}:W0 R0",
         ]:
             yield Kernel(program.format(c=condition)), ()
+    # A wgmma under a divergent guard, at each place of a stage: alone, before and after
+    # independent wgmma, chained to a later one, two guarded, in loops and branches.
+    for program, guard in itertools.product(
+        [
+            "F {g}M0 C W0",
+            "F {g}M0 M1 C W0",
+            "F M0 {g}M1 C W0",
+            "F {g}M0 M1 M2 C W0",
+            "F M0 {g}M1 M2 C W0",
+            "F {g}M0 M0 C W0",
+            "F {g}M0 M1 M0 C W0",
+            "F {g}M0 {g}M1 C W0",
+            "F {g}M0.a M1 C W0",
+            "F {g}M0 M1 C W0 F M2 C W0",
+            "F {g}M0 M1 C R1 W0",
+            "loop.u{{ F {g}M0 M1 C W0 }}",
+            "loop.k{{ F {g}M0 C W0 }}",
+            "if.u{{ F {g}M0 M1 C W0 }}",
+        ],
+        ["@!d:", "@d:"],
+    ):
+        if program.format(g=guard) != "F @d:M0 M1 C W0":  # predication_089
+            yield Kernel(program.format(g=guard)), ()
 
 
 def loops() -> Iterator[tuple[Kernel, tuple[str, ...]]]:

@@ -13,8 +13,9 @@ flags, plus files with several kernels. The tests check that
   disagree, so that a fix also shortens the list;
 - on every kernel of both corpora that the pipeline serializes, the fixed-up PTX
   (`-p ptxas-gmma -t ptx`) is what ptxas makes of the input: ptxas finds nothing left to
-  inject or to serialize in it beyond the reason it already had, and assembles it to no more
-  SASS instructions (NOPs left out) than the original, except for `KNOWN_GROWTH`;
+  inject in it, no divergent arrive or wait, and no reason to serialize beyond one the
+  kernel already had (a call, its registers), and assembles it to no more SASS
+  instructions (NOPs left out) than the original, except for `KNOWN_GROWTH`;
 - `ptxas-pipeline`, which runs the same GMMA phases among the sync phases, writes the same
   PTX as `ptxas-gmma` but for the SASS level's comments, so the rule holds for it too.
 """
@@ -88,15 +89,18 @@ KNOWN_DISAGREEMENTS = {
     "positions_178": "as positions_176, with the copy between the fence and the wgmma",
 }
 
-_DIVERGENT_WGMMA = (
-    "a wgmma under a divergent guard (`@d:M0`): from the serialized PTX ptxas makes a "
-    "dummy HGMMA + DEPBAR + ARRIVE after the guarded one's commit and reports C7519 again "
-    "(30 for 27); written as a branch around the wgmma with the program's fence before "
-    "it, the PTX gets no C7519 but one WARPGROUP.ARRIVE more than the original (28)"
+_GUARDED_CHAIN = (
+    "a wgmma under a divergent guard that opens its stage and feeds the next wgmma "
+    "(`F @d:M0 M0 C W0`): the branch ptxas makes of the guard needs the program's fence "
+    "kept before it (without it ptxas sinks the descriptor arithmetic into the branch: 31 "
+    "for 25), which costs one WARPGROUP.ARRIVE (26); the chain keeps the two in order"
 )
 KNOWN_GROWTH = {
-    "predication_089": _DIVERGENT_WGMMA,
+    "predication_103": _GUARDED_CHAIN,
+    "predication_104": _GUARDED_CHAIN,
 }
+"""Kernels whose fixed-up PTX assembles to more SASS instructions than the original, with
+the reason no PTX placement found avoids it."""
 
 
 def recorded(case: CorpusCase) -> list[tuple[int, int | None]]:
@@ -135,6 +139,9 @@ def test_the_corpus_is_large_and_covers_every_family() -> None:
         "@d:C",
         "@d:W0",
         "@u:W0",
+        "@d:M0",
+        "@!d:M1",
+        "{ F @d:M0",
         "if.d{ W0 }",
         "if.d{ F }",
         "}else{ C",
@@ -255,24 +262,30 @@ def test_fixed_up_ptx_is_what_ptxas_makes_of_serialized_kernels(tmp_path: Path) 
         result = run_ptxas(ptx, output=cubin, extra_args=case.args)
         assert result.ok, (case.name, result.messages)
         printed = parse_ptxas_output(result.stderr)
-        # Nothing left to inject; what ptxas still reports is a reason the kernel already
-        # had (reported, or outranked by the one reported: a call, the registers,
-        # accumulator lists, a divergent wgmma), which no PTX of the same function avoids: a call that was inside a stage is now outside one
-        # (C7509 instead of C7519 or C7510), registers short for the pipeline are still
-        # short for the function (C7512 instead of C7511).
+        # Nothing left to inject and no divergent arrive or wait (a divergently guarded
+        # wgmma is a branch around its group); what ptxas still reports is a reason the
+        # kernel already had (reported, or outranked by the one reported: a call, the
+        # registers, accumulator lists), which no PTX of the same function avoids: a call
+        # that was inside a stage is now outside one (C7509 instead of C7519 or C7510),
+        # registers short for the pipeline are still short for the function (C7512
+        # instead of C7511).
         reasons = {code for code, _ in recorded(case)} | _model_reasons(case)
-        reasons.discard(Code.WAIT_INJECTED)
         if reasons & {Code.ARRIVE_IN_DIVERGENT_PATH, Code.CALL_CROSSES_PIPELINE}:
             reasons.add(Code.EXTERN_CALL)
         if Code.PIPELINE_REGISTERS in reasons:
             reasons.add(Code.FUNCTION_REGISTERS)
+        reasons -= {
+            Code.WAIT_INJECTED,
+            Code.WAIT_IN_DIVERGENT_PATH,
+            Code.ARRIVE_IN_DIVERGENT_PATH,
+        }
         extra = {d.message.code for d in printed} - reasons
         if extra:
             left[case.name] = extra
         if len(sass_instructions(cubin)) > _sass_count(case, tmp_path):
             grew.add(case.name)
     assert checked >= 300
-    assert not left
+    assert not left, left
     assert grew == set(KNOWN_GROWTH), grew ^ set(KNOWN_GROWTH)
 
 

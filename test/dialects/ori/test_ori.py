@@ -181,6 +181,33 @@ wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd0, %r
     assert len(mma.inputs) == 2
 
 
+def test_drop_guard_makes_an_instruction_unconditional() -> None:
+    text = """.version 8.7
+.target sm_90a
+.address_size 64
+.visible .entry k()
+{
+.reg .pred %p<1>;
+.reg .f32 %f<4>;
+.reg .b64 %rd<2>;
+@!%p0 wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd0, %rd1, 1, 1, 1, 0, 0;
+}
+"""
+    module = read_ptx(text, "k.ptx")
+    mma = next(op for op in module.walk() if isinstance(op, WgmmaMmaAsyncOp))
+    registers = list(mma.registers)
+    mma.drop_guard()
+    module.verify()
+    assert mma.guard is None
+    assert mma.guard_register is None
+    assert mma.guard_negated is None
+    assert list(mma.registers) == registers == mma.uses()
+    output = StringIO()
+    write_ptx(module, output)
+    assert "\twgmma.mma_async" in output.getvalue()
+    assert "%p0 wgmma" not in output.getvalue()
+
+
 # Rules of attributes whose custom syntax cannot express a bad value.
 
 

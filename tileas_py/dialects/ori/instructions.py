@@ -183,6 +183,15 @@ class InstructionOp(QuickVerifiedOperation, ABC):
         operands = tuple(self._operands)  # a plain tuple indexes in C
         return operands[0] if len(operands) > len(layout_roles(self.layout)) else None
 
+    def drop_guard(self) -> None:
+        """Make the instruction unconditional (a pass that branches around it instead).
+        Not for a branch, whose successors follow its guard."""
+        assert not self.HAS_SUCCESSORS
+        _, registers, _ = self._split_operands()
+        self.operands = registers
+        self.properties["operandSegmentSizes"] = segment_sizes(False, len(registers))
+        self.properties.pop("guard_negated", None)
+
     # -- custom syntax: `ori.x [if [not] %p] "mnemonic" (operands) successors` ------------
 
     @classmethod

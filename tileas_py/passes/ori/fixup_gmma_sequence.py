@@ -13,7 +13,8 @@ ptxas's messages about it, in ptxas's own words and format, one line each:
   inside a stage, too few registers, ...) it reports the first reason found,
   `(C75xx) Potential Performance Loss: wgmma.mma_async instructions are serialized due to
   ...`, and serializes the function: every wgmma gets its own arrive, commit and wait,
-  which replace the program's own fence, commit and wait (under -O0, -g and
+  which replace the program's own fence, commit and wait, and a wgmma under a divergent
+  guard becomes a branch around them, as ptxas makes it (under -O0, -g and
   `--Ofast-compile=max` ptxas serializes any PTX itself, and the function stays as it is;
   so it does, with the waits ptxas injects, when the reason is one of its registers that
   any PTX of it has).
@@ -52,8 +53,9 @@ from xdsl.passes import ModulePass
 from tileas_py.diagnostics import emit_error, emit_verbatim
 from tileas_py.dialects.ori.analysis import ControlFlowGraph
 from tileas_py.dialects.ori.attributes import DEF_SLOT, USE_SLOT, FunctionKind, ImmAttr
-from tileas_py.dialects.ori.function import FuncOp, RegOp
+from tileas_py.dialects.ori.function import FallthroughOp, FuncOp, RegOp
 from tileas_py.dialects.ori.instructions import (
+    BraOp,
     CallOp,
     GenericInstructionOp,
     InstructionOp,
@@ -65,7 +67,7 @@ from tileas_py.dialects.ori.instructions import (
     WgmmaMmaAsyncOp,
     WgmmaWaitGroupOp,
 )
-from tileas_py.dialects.ori.module_ops import start_of
+from tileas_py.dialects.ori.module_ops import pragmas_of, start_of
 from tileas_py.passes.ori.support.gmma import (
     CallKind,
     Cause,
@@ -252,9 +254,13 @@ def serialize(model: GmmaFunctionModel) -> None:
     wgmma's own arrive, commit and wait stands beside becomes a `bar.warp.sync -1`.
 
     Where ptxas's own serialization computes something else than one group per wgmma,
-    the PTX says what it computes: a fence before a divergent branch to a wgmma stays, a
-    wgmma merged into an identical one becomes copies of its results, and a wgmma whose
-    registers a later one of its stage lists at other positions runs on copies."""
+    the PTX says what it computes: a wgmma under a divergent guard becomes a branch around
+    its group, a fence before a divergent branch to a wgmma stays, a wgmma merged into an
+    identical one becomes copies of its results, and a wgmma whose registers a later one
+    of its stage lists at other positions runs on copies."""
+    guarded = [w.op for w in model.wgmmas if model.has_divergent_guard(w.op)]
+    for op in reversed(guarded):
+        _sink_past_independent_wgmmas(model, op)
     displaced = _displaced_pairs(model)
     for write in _in_flight_writes(model):
         block = write.parent_block()
@@ -284,9 +290,74 @@ def serialize(model: GmmaFunctionModel) -> None:
         block.insert_ops_after([commit, wait], op)
     for early, late in displaced:
         _run_on_copies(model, early, late)
+    for op in guarded:
+        if op.parent is not None:
+            _branch_around_group(op)
 
 
 _PROGRAM_SYNC = WgmmaFenceOp | WgmmaCommitGroupOp | WgmmaWaitGroupOp
+
+
+def _sink_past_independent_wgmmas(
+    model: GmmaFunctionModel, op: WgmmaMmaAsyncOp
+) -> None:
+    """Move a wgmma under a divergent guard past the unguarded wgmma that follow it and
+    share none of its registers, so that another group's arrive comes before the branch
+    around it. Without one, ptxas sinks the uniform descriptor arithmetic into that branch
+    and computes it in vector registers: `F @d:M0 M1 C W0` (`predication_089`, 27 SASS
+    instructions, C7519) is 33 as `@!d bra; F M0 C W0; F M1 C W0` and 26 as
+    `F M1 C W0; @!d bra; F M0 C W0`, with no message. Within a stage the wgmma are
+    asynchronous to each other, so independent ones may go in either order."""
+    last: Operation = op
+    after = op.next_op
+    while (
+        isinstance(after, WgmmaMmaAsyncOp)
+        and not model.has_divergent_guard(after)
+        and _independent(op, after)
+    ):
+        last, after = after, after.next_op
+    if last is op:
+        return
+    block = op.parent_block()
+    assert block is not None
+    moved = [*pragmas_of(op), op]  # its `next` pragmas go with it
+    for each in moved:
+        each.detach()
+    block.insert_ops_after(moved, last)
+
+
+def _independent(first: InstructionOp, second: InstructionOp) -> bool:
+    """Whether neither instruction writes a register the other reads or writes."""
+    first_defs, second_defs = set(first.defs()), set(second.defs())
+    return not (
+        first_defs & {*second.uses(), *second_defs} or second_defs & set(first.uses())
+    )
+
+
+def _branch_around_group(op: WgmmaMmaAsyncOp) -> None:
+    """`@!p bra skip; arrive; wgmma; commit; wait; skip:` for the serialized group of a
+    wgmma under the divergent guard `@p`: the branch ptxas makes of the guard. Left
+    guarded, its group's commit and wait run on threads where it does not, and ptxas
+    serializes the PTX again (C7519) with a dummy HGMMA, DEPBAR and ARRIVE for it
+    (`predicated_wgmma_divergent`, `F @d:M0 C W0`: 22 SASS instructions from the
+    original, 22 and C7519 from the guarded group, 19 and no message from the branch)."""
+    arrive, commit = start_of(op).prev_op, op.next_op
+    wait = commit.next_op if commit is not None else None
+    assert isinstance(arrive, WarpgroupArriveOp)
+    assert isinstance(wait, WarpgroupWaitOp)
+    assert wait.next_op is not None
+    guard = op.guard_register
+    assert guard is not None
+    negated = op.guard_negated is not None
+    block = arrive.parent_block()
+    assert block is not None
+    body = block.split_before(arrive)
+    rest = body.split_before(wait.next_op)
+    skip = BraOp("bra", guard=guard, guard_negated=not negated, successors=[rest, body])
+    skip.location = op.location
+    block.add_op(skip)
+    body.add_op(FallthroughOp(rest))
+    op.drop_guard()
 
 
 def _in_flight_writes(model: GmmaFunctionModel) -> list[Operation]:
@@ -477,12 +548,13 @@ def _copy(target: SSAValue, source: SSAValue, near: Operation) -> GenericInstruc
 
 def _fences_divergent_wgmma(model: GmmaFunctionModel, op: Operation) -> bool:
     """Whether `op` is a fence at the end of its block whose branch leads straight to a
-    wgmma on a divergent path (`F if.d{ M0 } C W0`). It stays beside that wgmma's own
+    wgmma on a divergent path (`F if.d{ M0 } C W0`), or one whose next GMMA instruction
+    is a wgmma under a divergent guard, which becomes such a branch. It stays beside that wgmma's own
     arrive: ptxas makes a `WARPGROUP.ARRIVE` of it before the branch, and without it
     sinks the uniform descriptor arithmetic into the branch and computes it in vector
     registers (IADD3, IMAD.X, two R2UR for one UIADD3): 20 SASS instructions with it, 26
-    without, 23 for the original (`predication_078`). A wgmma under a divergent guard
-    gains nothing from it (ptxas adds a dummy HGMMA for the guard either way)."""
+    without, 23 for the original (`predication_078`); `F @d:M0 C W0` with the descriptor
+    computed by an `add.s64` likewise makes 20 with it, 26 without, 23 for the original."""
     if not isinstance(op, WgmmaFenceOp):
         return False
     block = op.parent_block()
@@ -491,7 +563,11 @@ def _fences_divergent_wgmma(model: GmmaFunctionModel, op: Operation) -> bool:
     while after is not None and not isinstance(after, _PROGRAM_SYNC | WgmmaMmaAsyncOp):
         after = after.next_op
     if after is not None:
-        return False
+        return (
+            isinstance(after, WgmmaMmaAsyncOp)
+            and model.has_divergent_guard(after)
+            and not model.has_divergent_guard(op)
+        )
     cfg = model.cfg
     dependence = model.divergence.divergent_dependence(block)
     for successor in cfg.successors[cfg.index[block]]:

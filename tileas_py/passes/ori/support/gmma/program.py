@@ -838,7 +838,11 @@ class FunctionFacts:
 
     def _guard_dependence(self, op: InstructionOp) -> int:
         """The pseudo-branch of a divergent guard (none for a uniform or no guard)."""
-        guard = op.guard
-        if guard is not None and self.divergence.is_divergent(guard, self.numbering):
+        if self.has_divergent_guard(op):
             return 1 << (len(self.cfg.blocks) + self.order[op])
         return 0
+
+    def has_divergent_guard(self, op: InstructionOp) -> bool:
+        """Whether `op` is guarded by a predicate that may differ between threads."""
+        guard = op.guard_register
+        return guard is not None and self.divergence.is_divergent(guard, self.numbering)
