@@ -549,12 +549,13 @@ def _copy(target: SSAValue, source: SSAValue, near: Operation) -> GenericInstruc
 def _fences_divergent_wgmma(model: GmmaFunctionModel, op: Operation) -> bool:
     """Whether `op` is a fence at the end of its block whose branch leads straight to a
     wgmma on a divergent path (`F if.d{ M0 } C W0`), or one whose next GMMA instruction
-    is a wgmma under a divergent guard, which becomes such a branch. It stays beside that wgmma's own
-    arrive: ptxas makes a `WARPGROUP.ARRIVE` of it before the branch, and without it
-    sinks the uniform descriptor arithmetic into the branch and computes it in vector
-    registers (IADD3, IMAD.X, two R2UR for one UIADD3): 20 SASS instructions with it, 26
-    without, 23 for the original (`predication_078`); `F @d:M0 C W0` with the descriptor
-    computed by an `add.s64` likewise makes 20 with it, 26 without, 23 for the original."""
+    is a wgmma under a divergent guard, which becomes such a branch. It stays beside that
+    wgmma's own arrive: ptxas makes a `WARPGROUP.ARRIVE` of it before the branch, and
+    without it sinks the uniform descriptor arithmetic into the branch and computes it in
+    vector registers (IADD3, IMAD.X, two R2UR for one UIADD3): 20 SASS instructions with
+    it, 26 without, 23 for the original (`predication_078`); `F @d:M0 C W0` with the
+    descriptor computed by an `add.s64` likewise makes 20 with it, 26 without, 23 for the
+    original."""
     if not isinstance(op, WgmmaFenceOp):
         return False
     block = op.parent_block()
