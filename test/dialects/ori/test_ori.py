@@ -163,38 +163,33 @@ def test_special_registers() -> None:
     assert not is_special_register("%r1")
 
 
-def test_wgmma_accessors() -> None:
-    text = """.version 8.7
+def _one_wgmma(guard: str = "") -> tuple[ModuleOp, WgmmaMmaAsyncOp]:
+    """A kernel of one wgmma.mma_async, with `guard` (`@!%p0 `) in front of it."""
+    text = f""".version 8.7
 .target sm_90a
 .address_size 64
 .visible .entry k()
-{
+{{
+.reg .pred %p<1>;
 .reg .f32 %f<4>;
 .reg .b64 %rd<2>;
-wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd0, %rd1, 1, 1, 1, 0, 0;
-}
+{guard}wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {{%f0, %f1, %f2, %f3}}, %rd0, %rd1, 1, 1, 1, 0, 0;
+}}
 """
     module = read_ptx(text, "k.ptx")
     mma = next(op for op in module.walk() if isinstance(op, WgmmaMmaAsyncOp))
+    return module, mma
+
+
+def test_wgmma_accessors() -> None:
+    _, mma = _one_wgmma()
     assert mma.layout.data[0] == VectorAttr([INOUT_SLOT] * 4)
     assert len(mma.accumulators) == 4
     assert len(mma.inputs) == 2
 
 
 def test_drop_guard_makes_an_instruction_unconditional() -> None:
-    text = """.version 8.7
-.target sm_90a
-.address_size 64
-.visible .entry k()
-{
-.reg .pred %p<1>;
-.reg .f32 %f<4>;
-.reg .b64 %rd<2>;
-@!%p0 wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd0, %rd1, 1, 1, 1, 0, 0;
-}
-"""
-    module = read_ptx(text, "k.ptx")
-    mma = next(op for op in module.walk() if isinstance(op, WgmmaMmaAsyncOp))
+    module, mma = _one_wgmma("@!%p0 ")
     registers = list(mma.registers)
     mma.drop_guard()
     module.verify()

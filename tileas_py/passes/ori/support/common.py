@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from functools import cache
 
-from xdsl.dialects.builtin import (
-    I32,
-    ArrayAttr,
-    DenseArrayBase,
-    ModuleOp,
-    StringAttr,
-    SymbolRefAttr,
-    UnitAttr,
-    i32,
-)
+from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from tileas_py.dialects.ori.builders import build_instruction
 from tileas_py.dialects.ori.function import FuncOp
 from tileas_py.dialects.ori.instructions import CallOp, InstructionOp
 from tileas_py.dialects.ori.module_ops import TargetOp, pragmas_of, start_of
@@ -62,16 +53,6 @@ def ocg_intrinsic(call: CallOp) -> str | None:
     return name.removeprefix(OCG_PREFIX)
 
 
-@cache
-def _opcode(opcode: str) -> StringAttr:
-    return StringAttr(opcode)
-
-
-@cache
-def _segments(guarded: bool, registers: int) -> DenseArrayBase[I32]:
-    return DenseArrayBase.from_list(i32, (int(guarded), registers))
-
-
 def new_sass(
     opcode: str,
     at: Operation,
@@ -86,15 +67,10 @@ def new_sass(
     Built through `create` with shared attributes, as the PTX reader builds instructions:
     the phases add many of them.
     """
-    properties: dict[str, Attribute] = {
-        "opcode": _opcode(opcode),
-        "layout": ArrayAttr(layout),
-        "operandSegmentSizes": _segments(guard is not None, len(registers)),
-    }
-    if guard_negated:
-        properties["guard_negated"] = UnitAttr()
-    operands = list(registers) if guard is None else [guard, *registers]
-    op = SassOp.create(operands=operands, properties=properties)
+    op = build_instruction(
+        SassOp, opcode, list(layout), list(registers), guard, guard_negated
+    )
+    assert isinstance(op, SassOp)
     op.location = at.location
     return op
 
