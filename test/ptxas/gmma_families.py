@@ -628,6 +628,15 @@ def predication() -> Iterator[tuple[Kernel, tuple[str, ...]]]:
             "loop.u{{ F {g}M0 M1 C W0 }}",
             "loop.k{{ F {g}M0 C W0 }}",
             "if.u{{ F {g}M0 M1 C W0 }}",
+            # chained to the next wgmma: its group's wait covers the guarded one's
+            "F {g}M0 M0 M0 C W0",
+            "F {g}M0 {g}M0 M0 C W0",
+            "F {g}M0 @u:M0 C W0",
+            "F {g}M0 M0.z C W0",
+            "F {g}M0 M0.a C W0",
+            "F {g}M0 M0 C R0 W0",
+            "loop.u{{ F {g}M0 M0 C W0 }}",
+            "loop.k{{ F {g}M0 M0 C W0 }}",
         ],
         ["@!d:", "@d:"],
     ):

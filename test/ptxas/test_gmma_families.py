@@ -15,7 +15,7 @@ flags, plus files with several kernels. The tests check that
   (`-p ptxas-gmma -t ptx`) is what ptxas makes of the input: ptxas finds nothing left to
   inject in it, no divergent arrive or wait, and no reason to serialize beyond one the
   kernel already had (a call, its registers), and assembles it to no more SASS
-  instructions (NOPs left out) than the original, except for `KNOWN_GROWTH`;
+  instructions (NOPs left out) than the original;
 - `ptxas-pipeline`, which runs the same GMMA phases among the sync phases, writes the same
   PTX as `ptxas-gmma` but for the SASS level's comments, so the rule holds for it too.
 """
@@ -88,19 +88,6 @@ KNOWN_DISAGREEMENTS = {
     "propagated; ptxas moves it and names the instruction after it, the model the copy",
     "positions_178": "as positions_176, with the copy between the fence and the wgmma",
 }
-
-_GUARDED_CHAIN = (
-    "a wgmma under a divergent guard that opens its stage and feeds the next wgmma "
-    "(`F @d:M0 M0 C W0`): the branch ptxas makes of the guard needs the program's fence "
-    "kept before it (without it ptxas sinks the descriptor arithmetic into the branch: 31 "
-    "for 25), which costs one WARPGROUP.ARRIVE (26); the chain keeps the two in order"
-)
-KNOWN_GROWTH = {
-    "predication_103": _GUARDED_CHAIN,
-    "predication_104": _GUARDED_CHAIN,
-}
-"""Kernels whose fixed-up PTX assembles to more SASS instructions than the original, with
-the reason no PTX placement found avoids it."""
 
 
 def recorded(case: CorpusCase) -> list[tuple[int, int | None]]:
@@ -286,7 +273,7 @@ def test_fixed_up_ptx_is_what_ptxas_makes_of_serialized_kernels(tmp_path: Path) 
             grew.add(case.name)
     assert checked >= 300
     assert not left, left
-    assert grew == set(KNOWN_GROWTH), grew ^ set(KNOWN_GROWTH)
+    assert not grew, grew
 
 
 def test_fixed_up_serialization_replaces_the_programs_own_sync() -> None:

@@ -340,7 +340,10 @@ def _branch_around_group(op: WgmmaMmaAsyncOp) -> None:
     guarded, its group's commit and wait run on threads where it does not, and ptxas
     serializes the PTX again (C7519) with a dummy HGMMA, DEPBAR and ARRIVE for it
     (`predicated_wgmma_divergent`, `F @d:M0 C W0`: 22 SASS instructions from the
-    original, 22 and C7519 from the guarded group, 19 and no message from the branch)."""
+    original, 22 and C7519 from the guarded group, 19 and no message from the branch).
+
+    When the next group's wgmma adds to the same accumulators, the branch leaves out the
+    wait (`_feeds_next_group`)."""
     arrive, commit = start_of(op).prev_op, op.next_op
     wait = commit.next_op if commit is not None else None
     assert isinstance(arrive, WarpgroupArriveOp)
@@ -351,13 +354,42 @@ def _branch_around_group(op: WgmmaMmaAsyncOp) -> None:
     negated = op.guard_negated is not None
     block = arrive.parent_block()
     assert block is not None
+    join = wait.next_op
+    if _feeds_next_group(op, join):
+        wait.detach()
+        wait.erase()
     body = block.split_before(arrive)
-    rest = body.split_before(wait.next_op)
+    rest = body.split_before(join)
     skip = BraOp("bra", guard=guard, guard_negated=not negated, successors=[rest, body])
     skip.location = op.location
     block.add_op(skip)
     body.add_op(FallthroughOp(rest))
     op.drop_guard()
+
+
+def _feeds_next_group(op: WgmmaMmaAsyncOp, join: Operation) -> bool:
+    """Whether the group after the branch around `op`'s (which starts at `join`) is an
+    unguarded wgmma that adds to the same accumulators, with its own wait.
+
+    Its arrive (a `wgmma.fence`) orders the two wgmma's accesses to the accumulators, and
+    its `wait 0` also waits for the guarded group, so a wait in the branch would only add
+    a `WARPGROUP.DEPBAR` there: `F @!d:M0 M0 C W0` (`predication_103`) makes 25 SASS
+    instructions and C7519 as it is, 26 with the wait in the branch, 25 and no message
+    without it (and so with an `m64n8k8.tf32` wgmma after an `m64n8k16.f16` one)."""
+    if not isinstance(join, WarpgroupArriveOp):
+        return False
+    after = join.next_op
+    while after is not None and not isinstance(after, InstructionOp):
+        after = after.next_op  # the next wgmma's `next` pragmas
+    if not isinstance(after, WgmmaMmaAsyncOp) or after.guard_register is not None:
+        return False
+    commit = after.next_op
+    return (
+        list(after.accumulators) == list(op.accumulators)
+        and not set(op.accumulators) & set(after.inputs)
+        and isinstance(commit, WarpgroupCommitBatchOp)
+        and isinstance(commit.next_op, WarpgroupWaitOp)
+    )
 
 
 def _in_flight_writes(model: GmmaFunctionModel) -> list[Operation]:
