@@ -488,9 +488,10 @@ class GmmaFunctionModel(FunctionFacts):
         """Where ptxas puts the arrive a divergent commit needs: before the first wgmma
         of the commit's straight-line run (back to its block's start or a guarded GMMA
         instruction), else before the commit (a divergently guarded commit is a branch
-        around itself). A guarded wgmma, uniform guard or not, becomes a branch around
-        its own group in the serialized code, so the run after it starts at the commit
-        (`F @d:M0 @u:M0 C W0`, `predication_125`: ptxas names the commit)."""
+        around itself). ptxas's serialized code branches around a guarded wgmma, uniform
+        guard or not (`@!P1 BRA` over its ARRIVE, HGMMA and DEPBAR), so the run after it
+        starts at the commit (`F @d:M0 @u:M0 C W0`, `predication_125`: ptxas names the
+        commit)."""
         point = commit
         previous = None if self._guard_dependence(commit) else commit.prev_op
         while previous is not None:
