@@ -344,10 +344,9 @@ def _branch_around_group(op: WgmmaMmaAsyncOp) -> None:
 
     When the next group's wgmma adds to the same accumulators, the branch leaves out the
     wait (`_feeds_next_group`)."""
-    arrive, commit = start_of(op).prev_op, op.next_op
-    wait = commit.next_op if commit is not None else None
+    arrive, wait = start_of(op).prev_op, _own_wait(op)
     assert isinstance(arrive, WarpgroupArriveOp)
-    assert isinstance(wait, WarpgroupWaitOp)
+    assert wait is not None
     assert wait.next_op is not None
     guard = op.guard_register
     assert guard is not None
@@ -383,13 +382,19 @@ def _feeds_next_group(op: WgmmaMmaAsyncOp, join: Operation) -> bool:
         after = after.next_op  # the next wgmma's `next` pragmas
     if not isinstance(after, WgmmaMmaAsyncOp) or after.guard_register is not None:
         return False
-    commit = after.next_op
     return (
         list(after.accumulators) == list(op.accumulators)
         and not set(op.accumulators) & set(after.inputs)
-        and isinstance(commit, WarpgroupCommitBatchOp)
-        and isinstance(commit.next_op, WarpgroupWaitOp)
+        and _own_wait(after) is not None
     )
+
+
+def _own_wait(op: WgmmaMmaAsyncOp) -> WarpgroupWaitOp | None:
+    """The wait of the group `serialize` gave `op` (arrive, `op`, commit, wait), where the
+    wgmma has one (not one merged into an identical wgmma)."""
+    commit = op.next_op
+    wait = commit.next_op if isinstance(commit, WarpgroupCommitBatchOp) else None
+    return wait if isinstance(wait, WarpgroupWaitOp) else None
 
 
 def _in_flight_writes(model: GmmaFunctionModel) -> list[Operation]:
